@@ -1,0 +1,20 @@
+//! The runtime of [codeagent](https://docs.rs/codeagent): the three-channel
+//! tool result, Artifact v1, typed outputs, and the MCP model.
+//!
+//! Most users depend on the `codeagent` facade crate instead, which re-exports
+//! everything here along with the `#[tool]` macro.
+
+pub mod access;
+pub mod adapt;
+pub mod artifact;
+pub mod display;
+pub mod event;
+pub mod mcp;
+pub mod output;
+pub mod result;
+
+pub use access::Channels;
+pub use artifact::{Artifact, ArtifactRef, Kind, Status, Versions};
+pub use event::ToolResultEvent;
+pub use output::{Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError};
+pub use result::ToolResult;

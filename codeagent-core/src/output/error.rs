@@ -1,0 +1,87 @@
+use std::fmt;
+
+use serde_json::Value;
+
+use super::{IntoToolResult, Presentation, payload};
+use crate::artifact::{Artifact, Kind};
+use crate::result::ToolResult;
+
+/// A tool failure the model should see: a message and an optional detail.
+///
+/// It lowers into an error result (`is_error: true`, artifact kind and status
+/// `error`) rather than a protocol error, so the model can read it and
+/// correct itself. Any `std::error::Error` converts into one with `?`; its
+/// chain of sources becomes the detail.
+///
+/// ```
+/// use codeagent_core::{IntoToolResult, ToolError};
+///
+/// let result = ToolError::new("region not found").detail("known: north, south").into_tool_result();
+/// assert!(result.is_error());
+/// assert_eq!(result.value(), "region not found\n\nknown: north, south");
+/// ```
+///
+/// `ToolError` deliberately does not implement `std::error::Error` itself, so
+/// that the blanket conversion from every error type is possible.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolError {
+    message: String,
+    detail: Option<String>,
+    pub(crate) presentation: Presentation,
+}
+
+impl ToolError {
+    /// An error with `message`.
+    pub fn new(message: impl Into<String>) -> Self {
+        ToolError { message: message.into(), detail: None, presentation: Presentation::default() }
+    }
+
+    /// Adds a longer explanation.
+    #[must_use]
+    pub fn detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The detail, if any.
+    pub fn detail_text(&self) -> Option<&str> {
+        self.detail.as_deref()
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(detail) = &self.detail {
+            write!(f, "\n\n{detail}")?;
+        }
+        Ok(())
+    }
+}
+
+impl<E: std::error::Error> From<E> for ToolError {
+    fn from(error: E) -> Self {
+        let mut causes = Vec::new();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            causes.push(format!("caused by: {cause}"));
+            source = cause.source();
+        }
+        let tool_error = ToolError::new(error.to_string());
+        if causes.is_empty() { tool_error } else { tool_error.detail(causes.join("\n")) }
+    }
+}
+
+impl IntoToolResult for ToolError {
+    fn into_tool_result(self) -> ToolResult {
+        let value = self.to_string();
+        let detail = self.detail.map_or(Value::Null, Value::from);
+        let artifact = Artifact::new(Kind::Error, payload([("message", Value::from(self.message)), ("detail", detail)]));
+        ToolResult::new(value).with_artifact(self.presentation.apply(artifact))
+    }
+}

@@ -1,0 +1,53 @@
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::finite::to_json;
+use super::{IntoToolResult, payload};
+use crate::artifact::{Artifact, Kind};
+use crate::mcp::NATIVE_EXTRA_KEY;
+use crate::result::ToolResult;
+
+/// Structured output: any `T: Serialize`, sent to MCP clients as
+/// `structuredContent` (with an `outputSchema` derived from `T` when it also
+/// implements `JsonSchema`) and to the model as compact JSON text.
+///
+/// ```
+/// use codeagent_core::{IntoToolResult, Json};
+/// use serde_json::json;
+///
+/// let result = Json(json!({"ok": true, "count": 2})).into_tool_result();
+/// assert_eq!(result.value(), r#"{"ok":true,"count":2}"#);
+/// ```
+///
+/// A value JSON cannot represent, such as a `NaN` float, becomes an error
+/// result naming where it was found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Json<T>(pub T);
+
+impl<T: Serialize> IntoToolResult for Json<T> {
+    fn into_tool_result(self) -> ToolResult {
+        match to_json(&self.0, "the tool's structured output") {
+            Ok(structured) => structured_result(structured),
+            Err(error) => error.into_tool_result(),
+        }
+    }
+}
+
+/// The result for structured content: compact JSON as the value, the JSON as
+/// a code artifact, and the structured content kept for MCP.
+pub(crate) fn structured_result(structured: Value) -> ToolResult {
+    let compact = structured.to_string();
+    let pretty = serde_json::to_string_pretty(&structured).unwrap_or_else(|_| compact.clone());
+    let artifact = Artifact::new(
+        Kind::Code,
+        payload([
+            ("text", Value::from(pretty)),
+            ("lang", Value::from("json")),
+            ("filename", Value::Null),
+            ("output", Value::Null),
+        ]),
+    );
+    ToolResult::new(compact)
+        .with_artifact(artifact)
+        .with_extra(NATIVE_EXTRA_KEY, json!({ "structuredContent": structured }))
+}
