@@ -1,14 +1,44 @@
 #![doc = include_str!("../README.md")]
 
+pub use codeagent_core::mcp::ProtocolVersion;
+pub use codeagent_core::toolbox::{CallError, Context, LogLevel, State, Tool, ToolSet, Toolbox};
 pub use codeagent_core::{
-    Artifact, ArtifactRef, Channels, Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Kind, Output,
-    Status, Table, Text, ToolError, ToolResult, ToolResultEvent, Versions,
+    Artifact, ArtifactRef, Channels, Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Kind, Output, Status,
+    Table, Text, ToolError, ToolResult, ToolResultEvent, Versions,
 };
-pub use codeagent_core::{access, adapt, artifact, display, event, mcp, output, result};
+pub use codeagent_core::{access, adapt, artifact, display, event, mcp, output, result, toolbox};
+pub use codeagent_macros::{tool, toolbox};
 
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
 pub mod prelude {
+    pub use codeagent_core::mcp::ProtocolVersion;
+    pub use codeagent_core::toolbox::{Context, State, Toolbox};
     pub use codeagent_core::{
         Channels, Code, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult,
     };
+    pub use codeagent_macros::{tool, toolbox};
+}
+
+/// What the `#[tool]` macro's expansion refers to. Not a public API: it
+/// changes without notice.
+#[doc(hidden)]
+pub mod __private {
+    pub use codeagent_core::IntoToolResult;
+    pub use codeagent_core::mcp::{Icon, ToolAnnotations};
+    pub use codeagent_core::toolbox::{
+        Tool, ToolCall, ToolFuture, ToolParam, ToolSet, ToolSpec, decode_arguments, run_blocking,
+    };
+    pub use core::future::Future;
+    pub use core::marker::Send;
+    pub use core::ops::Deref;
+    pub use core::option::Option;
+    pub use core::pin::Pin;
+    pub use core::result::Result;
+    pub use schemars;
+    pub use serde;
+    pub use serde_json;
+    pub use std::boxed::Box;
+    pub use std::sync::{Arc, OnceLock};
+    pub use std::vec;
+    pub use std::vec::Vec;
 }

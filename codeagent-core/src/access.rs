@@ -53,24 +53,43 @@ pub trait Channels {
     }
 }
 
+/// A raw value is read in the shape it has: a result (it has `extra`), an
+/// MCP `CallToolResult` (it has `content`), or a streaming event.
 impl Channels for Value {
     fn value_text(&self) -> Option<&str> {
-        self.get("value")?.as_str()
+        if let Some(value) = self.get("value") {
+            return value.as_str();
+        }
+        self.get("content")?
+            .as_array()?
+            .iter()
+            .find(|block| block.get("type").and_then(Value::as_str) == Some("text"))?
+            .get("text")?
+            .as_str()
     }
 
     fn raw_artifact(&self) -> Option<&Value> {
+        if let Some(extra) = self.get("extra").filter(|extra| extra.is_object()) {
+            return present(extra.get("codeagent")?.get("artifact"));
+        }
+        if self.get("content").is_some() {
+            return present(self.get("_meta")?.get(ARTIFACT_META_KEY));
+        }
         present(self.get("artifact"))
-            .or_else(|| present(self.get("extra")?.get("codeagent")?.get("artifact")))
-            .or_else(|| present(self.get("_meta")?.get(ARTIFACT_META_KEY)))
     }
 
     fn raw_display(&self) -> Option<&Value> {
-        present(self.get("display")).or_else(|| present(self.get("extra")?.get("display")))
+        if let Some(extra) = self.get("extra").filter(|extra| extra.is_object()) {
+            return present(extra.get("display"));
+        }
+        present(self.get("display"))
     }
 
     fn reports_error(&self) -> bool {
         let flag = |key: &str| self.get(key).and_then(Value::as_bool).unwrap_or(false);
-        flag("is_error") || flag("isError")
+        flag("is_error")
+            || flag("isError")
+            || !matches!(self.get("error"), None | Some(Value::Null | Value::Bool(false)))
     }
 }
 

@@ -22,7 +22,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::artifact::{ARTIFACT_SCHEMA, ArtifactRef, Versions};
+use crate::artifact::{ARTIFACT_SCHEMA, ArtifactRef, Status, Versions};
 use crate::display::Display;
 use crate::event::ToolResultEvent;
 use crate::result::ToolResult;
@@ -55,9 +55,13 @@ impl ToolResult {
         let is_error = truthy(object.get("is_error"))
             || truthy(object.get("isError"))
             || !matches!(object.get("error"), None | Some(Value::Null | Value::Bool(false)));
+        // A streaming event carries the channels at the top level.
+        let event_shaped = !object.contains_key("extra");
+        let channel_keys: &[&str] =
+            if event_shaped { &["value", "is_error", "artifact", "display"] } else { &["value", "is_error", "extra"] };
         let metadata = object
             .iter()
-            .filter(|(key, _)| !matches!(key.as_str(), "value" | "is_error" | "extra"))
+            .filter(|(key, _)| !channel_keys.contains(&key.as_str()))
             .map(|(key, value)| (key.clone(), value.clone()))
             .collect();
         let mut rejected = Map::new();
@@ -69,6 +73,14 @@ impl ToolResult {
                 Map::new()
             }
         };
+        if event_shaped {
+            if let Some(artifact) = object.get("artifact") {
+                extra.insert("codeagent".into(), serde_json::json!({ "artifact": artifact }));
+            }
+            if let Some(display) = object.get("display") {
+                extra.insert("display".into(), display.clone());
+            }
+        }
         adapt_extra(&mut extra, &value, is_error, rejected);
         ToolResult::from_parts(value, is_error, extra, metadata)
     }
@@ -79,21 +91,13 @@ impl ToolResultEvent {
     /// as [`ToolResult::adapt`]. The `id` and `name` are kept (a numeric id as
     /// its decimal text).
     pub fn adapt(raw: &Value) -> ToolResultEvent {
-        let field = |key: &str| raw.get(key).cloned().unwrap_or(Value::Null);
-        let mut as_result = Map::new();
-        as_result.insert("value".into(), field("value"));
-        as_result.insert("is_error".into(), field("is_error"));
-        let mut extra = Map::new();
-        extra.insert("codeagent".into(), serde_json::json!({ "artifact": field("artifact") }));
-        extra.insert("display".into(), field("display"));
-        as_result.insert("extra".into(), Value::Object(extra));
         let id = match raw.get("id") {
             Some(Value::String(id)) => id.clone(),
             Some(Value::Number(id)) => id.to_string(),
             _ => String::new(),
         };
-        let name = raw.get("name").and_then(Value::as_str).unwrap_or_default();
-        ToolResult::adapt(&Value::Object(as_result)).into_event(id, name)
+        let name = raw.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+        ToolResult::adapt(raw).into_event(id, name)
     }
 }
 
@@ -146,6 +150,9 @@ fn adapt_extra(extra: &mut Map<String, Value>, value: &str, is_error: bool, mut 
         }
     });
 
+    if let Some(Value::Object(earlier)) = codeagent.remove("rejected") {
+        rejected = merge_rejected(earlier, rejected);
+    }
     let mut namespace = Map::with_capacity(codeagent.len() + 2);
     namespace.insert("artifact".into(), artifact);
     namespace.extend(codeagent);
@@ -160,17 +167,32 @@ fn adapt_extra(extra: &mut Map<String, Value>, value: &str, is_error: bool, mut 
     extra.extend(others);
 }
 
+/// Earlier rejected data, then this adaptation's; a key rejected again gets a
+/// numbered suffix (`artifact#2`) so that nothing is overwritten.
+fn merge_rejected(mut earlier: Map<String, Value>, newer: Map<String, Value>) -> Map<String, Value> {
+    for (key, value) in newer {
+        let mut slot = key.clone();
+        let mut number = 2;
+        while earlier.contains_key(&slot) {
+            slot = format!("{key}#{number}");
+            number += 1;
+        }
+        earlier.insert(slot, value);
+    }
+    earlier
+}
+
 /// A valid artifact of any version, a normalised v1, or an upgraded legacy one.
 fn adapt_artifact(candidate: &Value, is_error: bool) -> Option<Value> {
     if let Some(view) = ArtifactRef::parse(candidate, &Versions::Any) {
         if view.version() != 1 {
             return Some(candidate.clone());
         }
-        let mut artifact = candidate.clone();
-        if view.kind_name() == "error" || is_error {
-            artifact["status"] = Value::from("error");
+        let mut artifact = view.to_artifact();
+        if is_error || view.kind_name() == "error" {
+            artifact = artifact.with_status(Status::Error);
         }
-        return Some(artifact);
+        return Some(artifact.into_value());
     }
     legacy_upgrade(candidate, is_error)
 }
@@ -213,6 +235,9 @@ fn legacy_upgrade(candidate: &Value, is_error: bool) -> Option<Value> {
     upgraded.insert("icon".into(), text_or_null("icon")?);
     upgraded.insert("title".into(), text_or_null("title")?);
     upgraded.insert("payload".into(), payload);
+    for (key, value) in object {
+        upgraded.entry(key.clone()).or_insert_with(|| value.clone());
+    }
     Some(Value::Object(upgraded))
 }
 

@@ -12,6 +12,7 @@ pub mod event;
 pub mod mcp;
 pub mod output;
 pub mod result;
+pub mod toolbox;
 
 pub use access::Channels;
 pub use artifact::{Artifact, ArtifactRef, Kind, Status, Versions};

@@ -81,7 +81,11 @@ impl ToolResult {
     /// artifact and presentation channels; use the dedicated setters for them.
     #[must_use]
     pub fn with_extra(mut self, key: impl Into<String>, value: Value) -> Self {
-        self.extra.insert(key.into(), value);
+        let key = key.into();
+        if key == "display" {
+            self.display_trusted = false;
+        }
+        self.extra.insert(key, value);
         self
     }
 
@@ -115,8 +119,10 @@ impl ToolResult {
         &self.extra
     }
 
-    /// All of `extra`, to add or change metadata.
+    /// All of `extra`, to add or change metadata. A display set from trusted
+    /// HTML loses its trust: what is written here is treated as untrusted.
     pub fn extra_mut(&mut self) -> &mut Map<String, Value> {
+        self.display_trusted = false;
         &mut self.extra
     }
 
@@ -136,15 +142,17 @@ impl ToolResult {
         (self.value, self.is_error, self.extra)
     }
 
-    pub(crate) fn from_parts(value: String, is_error: bool, extra: Map<String, Value>, metadata: Map<String, Value>) -> Self {
+    pub(crate) fn from_parts(
+        value: String,
+        is_error: bool,
+        extra: Map<String, Value>,
+        metadata: Map<String, Value>,
+    ) -> Self {
         ToolResult { value, is_error, extra, metadata, display_trusted: false }
     }
 
     pub(crate) fn set_raw_artifact(&mut self, artifact: Value) {
-        let codeagent = self
-            .extra
-            .entry("codeagent")
-            .or_insert_with(|| Value::Object(Map::new()));
+        let codeagent = self.extra.entry("codeagent").or_insert_with(|| Value::Object(Map::new()));
         if !codeagent.is_object() {
             *codeagent = Value::Object(Map::new());
         }

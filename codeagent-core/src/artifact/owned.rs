@@ -37,15 +37,7 @@ impl Artifact {
     /// and `success` otherwise.
     pub fn new(kind: Kind, payload: Map<String, Value>) -> Self {
         let status = if kind == Kind::Error { Status::Error } else { Status::Success };
-        Artifact {
-            version: ARTIFACT_VERSION,
-            kind,
-            status,
-            icon: None,
-            title: None,
-            payload,
-            rest: Map::new(),
-        }
+        Artifact { version: ARTIFACT_VERSION, kind, status, icon: None, title: None, payload, rest: Map::new() }
     }
 
     /// Sets the status. [`Kind::Error`] keeps `error` whatever is asked.

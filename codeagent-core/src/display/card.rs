@@ -34,14 +34,8 @@ pub fn render(result: &impl Channels) -> Html {
         *display = trust(display.clone());
     }
     let artifact = result.artifact_in(&Versions::V1);
-    let title = display
-        .as_ref()
-        .and_then(Display::title)
-        .or_else(|| artifact.and_then(|artifact| artifact.title()));
-    let icon = display
-        .as_ref()
-        .and_then(Display::icon)
-        .or_else(|| artifact.and_then(|artifact| artifact.icon()));
+    let title = display.as_ref().and_then(Display::title).or_else(|| artifact.and_then(|artifact| artifact.title()));
+    let icon = display.as_ref().and_then(Display::icon).or_else(|| artifact.and_then(|artifact| artifact.icon()));
     let kind = artifact.map_or("text", |artifact| artifact.kind_name());
     let is_error = result.reports_error() || artifact.is_some_and(|artifact| artifact.is_error());
 
@@ -128,7 +122,14 @@ fn artifact_body(artifact: &ArtifactRef<'_>) -> Option<Html> {
             html.push_markup("</code></pre>");
             push_output(&mut html, text("output"));
         }
-        "diff" => push_diff(&mut html, text("old")?, text("new")?),
+        "diff" => {
+            if let Some(path) = text("path") {
+                html.push_markup("<div class=\"codeagent-filename\">");
+                html.push_text(path);
+                html.push_markup("</div>");
+            }
+            push_diff(&mut html, text("old")?, text("new")?);
+        }
         "error" => {
             html.push_markup("<p class=\"codeagent-error\">");
             html.push_text(text("message")?);
@@ -194,9 +195,7 @@ fn push_table(html: &mut Html, df: &Value) -> Option<()> {
 fn push_image(html: &mut Html, image: &Value) {
     let mime = image.get("mime").and_then(Value::as_str).unwrap_or_default();
     let b64 = image.get("b64").and_then(Value::as_str).unwrap_or_default();
-    let base64_alphabet = b64
-        .bytes()
-        .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'='));
+    let base64_alphabet = b64.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'='));
     if EMBEDDABLE.contains(&mime) && !b64.is_empty() && base64_alphabet {
         html.push_markup("<img src=\"data:");
         html.push_text(mime);

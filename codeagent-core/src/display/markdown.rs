@@ -18,18 +18,12 @@ pub fn markdown_to_html(markdown: &str) -> Html {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let events = Parser::new_ext(markdown, options).map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
-        Event::Start(Tag::Link { link_type, dest_url, title, id }) => Event::Start(Tag::Link {
-            link_type,
-            dest_url: safe_url(dest_url),
-            title,
-            id,
-        }),
-        Event::Start(Tag::Image { link_type, dest_url, title, id }) => Event::Start(Tag::Image {
-            link_type,
-            dest_url: safe_url(dest_url),
-            title,
-            id,
-        }),
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+            Event::Start(Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
+        }
+        Event::Start(Tag::Image { link_type, dest_url, title, id }) => {
+            Event::Start(Tag::Image { link_type, dest_url: safe_url(dest_url), title, id })
+        }
         other => other,
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
@@ -43,9 +37,5 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
         Some(end) if url[end..].starts_with(':') => url[..end].to_ascii_lowercase(),
         _ => return url,
     };
-    if matches!(scheme.as_str(), "http" | "https" | "mailto") {
-        url
-    } else {
-        CowStr::Borrowed("#")
-    }
+    if matches!(scheme.as_str(), "http" | "https" | "mailto") { url } else { CowStr::Borrowed("#") }
 }

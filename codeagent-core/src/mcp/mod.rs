@@ -1,7 +1,30 @@
-//! The MCP side of results: content blocks, protocol-native results, protocol
-//! versions and their wire shapes.
+//! The MCP side of results: content blocks, protocol-native results, tool
+//! definitions, protocol versions and their wire shapes.
+
+mod annotations;
+mod call_result;
+mod content;
+mod error;
+mod icon;
+mod lower;
+mod tool;
+mod version;
+mod wire;
+
+pub use annotations::{Annotations, Role};
+pub use call_result::{CallToolResult, IntoContent};
+pub use content::{ContentBlock, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, TextContent};
+pub use error::InvalidContent;
+pub use icon::{Icon, Theme};
+pub use tool::{ToolAnnotations, ToolDefinition};
+pub use version::{ProtocolVersion, UnsupportedVersion};
+pub use wire::{LOWERED_AUDIO_URI, output_schema_for};
 
 /// The `_meta` key under which a result's artifact rides in an MCP `CallToolResult`.
+///
+/// Image bytes are not repeated there: each entry of `payload.images` carries
+/// `"content": i`, the index of its image block in the result's `content`, in
+/// place of `b64`. [`ToolResult::from_mcp`](crate::ToolResult::from_mcp) puts the bytes back.
 pub const ARTIFACT_META_KEY: &str = "dev.codeagent/artifact";
 
 /// The `extra` key under which a [`ToolResult`](crate::ToolResult) keeps the

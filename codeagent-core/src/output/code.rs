@@ -55,7 +55,7 @@ impl Code {
         let mut value = String::with_capacity(self.text.len() + 64);
         if let Some(filename) = &self.filename {
             value.push_str("File: ");
-            value.push_str(filename);
+            value.extend(filename.chars().map(|ch| if ch == '\n' || ch == '\r' { ' ' } else { ch }));
             value.push('\n');
         }
         push_fenced(&mut value, &self.text, self.lang.as_deref().unwrap_or_default());
@@ -70,7 +70,8 @@ impl Code {
 fn push_fenced(value: &mut String, text: &str, info: &str) {
     let fence = fence_for(text);
     value.push_str(&fence);
-    value.push_str(info.lines().next().unwrap_or_default());
+    // A backtick fence's info string cannot contain a backtick (CommonMark).
+    value.extend(info.lines().next().unwrap_or_default().chars().filter(|ch| *ch != '`'));
     value.push('\n');
     value.push_str(text);
     if !text.ends_with('\n') {

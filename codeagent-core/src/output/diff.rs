@@ -49,7 +49,10 @@ impl Diff {
             None => ("old".to_owned(), "new".to_owned()),
         };
         TextDiff::from_lines(&self.old, &self.new)
-            .unified_diff().context_radius(3).header(&old_header, &new_header).to_string()
+            .unified_diff()
+            .context_radius(3)
+            .header(&old_header, &new_header)
+            .to_string()
     }
 }
 

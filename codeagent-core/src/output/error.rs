@@ -81,7 +81,8 @@ impl IntoToolResult for ToolError {
     fn into_tool_result(self) -> ToolResult {
         let value = self.to_string();
         let detail = self.detail.map_or(Value::Null, Value::from);
-        let artifact = Artifact::new(Kind::Error, payload([("message", Value::from(self.message)), ("detail", detail)]));
+        let artifact =
+            Artifact::new(Kind::Error, payload([("message", Value::from(self.message)), ("detail", detail)]));
         ToolResult::new(value).with_artifact(self.presentation.apply(artifact))
     }
 }

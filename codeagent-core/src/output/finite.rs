@@ -12,15 +12,37 @@ use serde_json::Value;
 
 use super::ToolError;
 
-/// Converts `value` to JSON, failing with an error that names the path of any
-/// non-finite number (`NaN`, `inf`, `-inf`) or anything else JSON cannot hold.
-pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<Value, ToolError> {
+/// Why a value could not become JSON, and where.
+#[derive(Debug)]
+pub(crate) struct JsonProblem {
+    /// The path inside the value, such as `rows[3].score`; empty at the root.
+    pub(crate) path: String,
+    /// What is wrong.
+    pub(crate) message: String,
+}
+
+impl JsonProblem {
+    /// The problem as a tool error about `what`.
+    pub(crate) fn into_tool_error(self, what: &str) -> ToolError {
+        let location = if self.path.is_empty() { String::new() } else { format!(" at `{}`", self.path) };
+        ToolError::new(format!("{what} is not valid JSON{location}: {}", self.message))
+    }
+}
+
+/// Converts `value` to JSON, failing with the path of any non-finite number
+/// (`NaN`, `inf`, `-inf`) or anything else JSON cannot hold.
+pub(crate) fn to_json_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, JsonProblem> {
     if let Err(error) = serde_path_to_error::serialize(value, &mut FiniteScan) {
         let path = error.path().to_string();
-        let location = if path == "." { String::new() } else { format!(" at `{path}`") };
-        return Err(ToolError::new(format!("{what} is not valid JSON{location}: {}", error.inner())));
+        let path = if path == "." { String::new() } else { path };
+        return Err(JsonProblem { path, message: error.inner().to_string() });
     }
-    serde_json::to_value(value).map_err(|error| ToolError::new(format!("{what} is not valid JSON: {error}")))
+    serde_json::to_value(value).map_err(|error| JsonProblem { path: String::new(), message: error.to_string() })
+}
+
+/// [`to_json_value`] with the problem as a tool error about `what`.
+pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<Value, ToolError> {
+    to_json_value(value).map_err(|problem| problem.into_tool_error(what))
 }
 
 struct FiniteScan;
@@ -46,7 +68,9 @@ fn check(value: f64) -> Result<(), NotFinite> {
     if value.is_finite() {
         Ok(())
     } else {
-        Err(NotFinite(format!("{value} is not a finite number; JSON has no NaN or infinity (use an Option for missing values)")))
+        Err(NotFinite(format!(
+            "{value} is not a finite number; JSON has no NaN or infinity (use an Option for missing values)"
+        )))
     }
 }
 
@@ -70,10 +94,23 @@ impl ser::Serializer for &mut FiniteScan {
     type SerializeStructVariant = Self;
 
     accept!(
-        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32), serialize_i64(i64),
-        serialize_i128(i128), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32), serialize_u64(u64),
-        serialize_u128(u128), serialize_char(char), serialize_str(&str), serialize_bytes(&[u8]),
-        serialize_none(), serialize_unit(), serialize_unit_struct(&'static str),
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_i128(i128),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_u128(u128),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
     );
 
     fn serialize_f32(self, value: f32) -> Result<(), NotFinite> {

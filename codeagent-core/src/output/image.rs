@@ -148,11 +148,8 @@ fn human_size(bytes: usize) -> String {
 impl IntoToolResult for Image {
     fn into_tool_result(self) -> ToolResult {
         let value = self.portable_value();
-        let images: Vec<Value> = self
-            .images
-            .into_iter()
-            .map(|picture| json!({ "mime": picture.mime, "b64": picture.b64 }))
-            .collect();
+        let images: Vec<Value> =
+            self.images.into_iter().map(|picture| json!({ "mime": picture.mime, "b64": picture.b64 })).collect();
         let artifact = Artifact::new(
             Kind::Image,
             payload([("images", Value::Array(images)), ("output", self.output.map_or(Value::Null, Value::from))]),

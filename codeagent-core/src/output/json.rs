@@ -1,3 +1,4 @@
+use schemars::{JsonSchema, generate::SchemaSettings};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -7,9 +8,8 @@ use crate::artifact::{Artifact, Kind};
 use crate::mcp::NATIVE_EXTRA_KEY;
 use crate::result::ToolResult;
 
-/// Structured output: any `T: Serialize`, sent to MCP clients as
-/// `structuredContent` (with an `outputSchema` derived from `T` when it also
-/// implements `JsonSchema`) and to the model as compact JSON text.
+/// Structured output: any `T: Serialize + JsonSchema`, sent to MCP clients as
+/// `structuredContent`, listed with an `outputSchema` derived from `T`, and to the model as compact JSON text.
 ///
 /// ```
 /// use codeagent_core::{IntoToolResult, Json};
@@ -24,12 +24,17 @@ use crate::result::ToolResult;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Json<T>(pub T);
 
-impl<T: Serialize> IntoToolResult for Json<T> {
+impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> ToolResult {
         match to_json(&self.0, "the tool's structured output") {
             Ok(structured) => structured_result(structured),
             Err(error) => error.into_tool_result(),
         }
+    }
+
+    fn output_schema() -> Option<Value> {
+        let generator = SchemaSettings::draft2020_12().for_serialize().into_generator();
+        Some(generator.into_root_schema_for::<T>().into())
     }
 }
 

@@ -51,6 +51,16 @@ use crate::result::ToolResult;
 pub trait IntoToolResult {
     /// Lowers `self`.
     fn into_tool_result(self) -> ToolResult;
+
+    /// The JSON Schema of the structured content this type produces, if it
+    /// produces any: `Json<T>` gives `T`'s schema and `Table` the schema of its
+    /// `df`. A tool lists it as its `outputSchema`. Computed once per tool.
+    fn output_schema() -> Option<serde_json::Value>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// Title and icon builders shared by every typed output.

@@ -67,4 +67,8 @@ impl<T: IntoToolResult, E: Into<ToolError>> IntoToolResult for Result<T, E> {
             Err(error) => error.into().into_tool_result(),
         }
     }
+
+    fn output_schema() -> Option<Value> {
+        T::output_schema()
+    }
 }

@@ -98,7 +98,12 @@ impl Default for Table {
 impl Table {
     /// A table with no columns, to fill with [`with_column`](Table::with_column).
     pub fn new() -> Self {
-        Table { columns: Vec::new(), rows: Vec::new(), preview_rows: DEFAULT_PREVIEW_ROWS, presentation: Presentation::default() }
+        Table {
+            columns: Vec::new(),
+            rows: Vec::new(),
+            preview_rows: DEFAULT_PREVIEW_ROWS,
+            presentation: Presentation::default(),
+        }
     }
 
     /// A table from records: each row serialises to an object (a struct or a
@@ -186,11 +191,8 @@ impl Table {
 
     fn infer_types(&mut self) {
         for (index, column) in self.columns.iter_mut().enumerate() {
-            column.ty = self
-                .rows
-                .iter()
-                .map(|row| ColumnType::of(&row[index]))
-                .fold(ColumnType::Null, ColumnType::unify);
+            column.ty =
+                self.rows.iter().map(|row| ColumnType::of(&row[index])).fold(ColumnType::Null, ColumnType::unify);
         }
     }
 
@@ -263,5 +265,26 @@ impl IntoToolResult for Table {
         let presentation = self.presentation.clone();
         let artifact = Artifact::new(Kind::Table, payload([("df", self.into_df())]));
         ToolResult::new(value).with_artifact(presentation.apply(artifact))
+    }
+
+    fn output_schema() -> Option<Value> {
+        Some(json!({
+            "type": "object",
+            "properties": {
+                "columns": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": { "type": "string" },
+                            "type": { "enum": ["integer", "number", "string", "boolean", "json", "null"] }
+                        },
+                        "required": ["name", "type"]
+                    }
+                },
+                "rows": { "type": "array", "items": { "type": "array" } }
+            },
+            "required": ["columns", "rows"]
+        }))
     }
 }

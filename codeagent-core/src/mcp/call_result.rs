@@ -1,0 +1,146 @@
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use super::{ContentBlock, InvalidContent};
+use crate::output::finite::to_json_value;
+
+/// An explicit, protocol-native MCP tool result: content blocks, structured
+/// content, an error flag and result metadata.
+///
+/// Returning one from a tool is the opt-in to protocol-native results; every
+/// other return value keeps its ordinary conversion. The rules:
+///
+/// - explicit content is kept as is, and no fallback block is appended;
+/// - explicitly empty content is an error;
+/// - structured content without content generates exactly one JSON text block;
+/// - structured content may be an object, an array or a scalar; absent is not
+///   `{}`, and an empty map is `{}`; JSON-looking strings stay strings;
+/// - a non-finite number in structured content is an error naming its path;
+/// - `meta` becomes `_meta` only on the wire.
+///
+/// ```
+/// use codeagent_core::mcp::{CallToolResult, ContentBlock, ProtocolVersion};
+/// use serde_json::json;
+///
+/// let result = CallToolResult::from_structured(&json!({"ok": true, "count": 2}))?;
+/// assert_eq!(
+///     result.to_wire(ProtocolVersion::LATEST, None),
+///     json!({"resultType": "complete", "content": [{"type": "text", "text": "{\"ok\":true,\"count\":2}"}],
+///            "structuredContent": {"ok": true, "count": 2}})
+/// );
+/// assert!(CallToolResult::from_content(Vec::<ContentBlock>::new()).is_err());
+/// # Ok::<(), codeagent_core::mcp::InvalidContent>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallToolResult {
+    pub(crate) content: Vec<ContentBlock>,
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    pub(crate) structured_content: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) is_error: Option<bool>,
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub(crate) meta: Option<Map<String, Value>>,
+}
+
+/// Keeps an explicit `null` as `Some(Value::Null)`: null is a structured value, absence is not.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
+
+impl CallToolResult {
+    /// A result with explicit content: one block or several, kept as is.
+    /// Empty content is an error.
+    pub fn from_content(content: impl IntoContent) -> Result<CallToolResult, InvalidContent> {
+        let content = content.into_content();
+        if content.is_empty() {
+            return Err(InvalidContent::new(
+                "content",
+                "explicit content must hold at least one block; omit it to generate a text block from structured content",
+            ));
+        }
+        Ok(CallToolResult { content, structured_content: None, is_error: None, meta: None })
+    }
+
+    /// A result with structured content and one generated JSON text block.
+    pub fn from_structured<T: Serialize + ?Sized>(structured: &T) -> Result<CallToolResult, InvalidContent> {
+        let structured = structured_json(structured)?;
+        let text = ContentBlock::text(structured.to_string());
+        Ok(CallToolResult { content: vec![text], structured_content: Some(structured), is_error: None, meta: None })
+    }
+
+    /// Adds structured content to a result with explicit content; no block is generated.
+    pub fn with_structured<T: Serialize + ?Sized>(mut self, structured: &T) -> Result<CallToolResult, InvalidContent> {
+        self.structured_content = Some(structured_json(structured)?);
+        Ok(self)
+    }
+
+    /// Marks the result as a tool error (or not).
+    #[must_use]
+    pub fn with_error(mut self, is_error: bool) -> Self {
+        self.is_error = Some(is_error);
+        self
+    }
+
+    /// Adds a result metadata entry, sent as `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.meta.get_or_insert_with(Map::new).insert(key.into(), value);
+        self
+    }
+
+    /// The content blocks.
+    pub fn content(&self) -> &[ContentBlock] {
+        &self.content
+    }
+
+    /// The structured content, if any.
+    pub fn structured_content(&self) -> Option<&Value> {
+        self.structured_content.as_ref()
+    }
+
+    /// Whether the result reports a tool error.
+    pub fn is_error(&self) -> bool {
+        self.is_error.unwrap_or(false)
+    }
+
+    /// The result metadata.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        self.meta.as_ref()
+    }
+}
+
+fn structured_json<T: Serialize + ?Sized>(structured: &T) -> Result<Value, InvalidContent> {
+    to_json_value(structured).map_err(|problem| {
+        let field = match problem.path.as_str() {
+            "" => "structuredContent".to_owned(),
+            path if path.starts_with('[') => format!("structuredContent{path}"),
+            path => format!("structuredContent.{path}"),
+        };
+        InvalidContent::new(field, problem.message)
+    })
+}
+
+/// One content block or an ordered collection of them.
+pub trait IntoContent {
+    /// The blocks, in order.
+    fn into_content(self) -> Vec<ContentBlock>;
+}
+
+impl IntoContent for ContentBlock {
+    fn into_content(self) -> Vec<ContentBlock> {
+        vec![self]
+    }
+}
+
+impl IntoContent for Vec<ContentBlock> {
+    fn into_content(self) -> Vec<ContentBlock> {
+        self
+    }
+}
+
+impl<const N: usize> IntoContent for [ContentBlock; N] {
+    fn into_content(self) -> Vec<ContentBlock> {
+        self.into()
+    }
+}

@@ -1,0 +1,40 @@
+use std::fmt;
+
+/// A content block or result that MCP does not allow, naming the offending field.
+///
+/// ```
+/// use codeagent_core::mcp::Annotations;
+///
+/// let error = Annotations::new().priority(1.5).unwrap_err();
+/// assert_eq!(error.field(), "annotations.priority");
+/// assert_eq!(error.to_string(), "invalid `annotations.priority`: must be between 0 and 1, got 1.5");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidContent {
+    field: String,
+    problem: String,
+}
+
+impl InvalidContent {
+    pub(crate) fn new(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        InvalidContent { field: field.into(), problem: problem.into() }
+    }
+
+    /// The path of the offending field, such as `content[0].data`.
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// What is wrong with it.
+    pub fn problem(&self) -> &str {
+        &self.problem
+    }
+}
+
+impl fmt::Display for InvalidContent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid `{}`: {}", self.field, self.problem)
+    }
+}
+
+impl std::error::Error for InvalidContent {}

@@ -1,0 +1,237 @@
+//! Between the three-channel [`ToolResult`] and MCP's `CallToolResult`.
+
+use serde_json::{Map, Value, json};
+
+use super::{ARTIFACT_META_KEY, CallToolResult, ContentBlock, MediaContent, NATIVE_EXTRA_KEY, ProtocolVersion};
+use crate::artifact::{ArtifactRef, Versions};
+use crate::output::IntoToolResult;
+use crate::result::ToolResult;
+
+impl ToolResult {
+    /// Lowers the result into an MCP `CallToolResult`.
+    ///
+    /// Protocol-native parts (from a [`CallToolResult`] or [`Json`](crate::Json))
+    /// are used as they are. Otherwise the artifact decides: a table gives
+    /// `structuredContent` (its `df`) plus the Markdown text block; images give
+    /// image blocks plus the text; every other kind gives the portable value as
+    /// one text block. `is_error` becomes `isError`, and the artifact rides in
+    /// `_meta` under [`ARTIFACT_META_KEY`] so an MCP host can rebuild all three
+    /// channels with [`ToolResult::from_mcp`].
+    pub fn into_call_result(self) -> CallToolResult {
+        let (value, is_error, mut extra) = self.into_parts();
+        let mut artifact = match extra.get_mut("codeagent") {
+            Some(Value::Object(codeagent)) => codeagent.remove("artifact").filter(|artifact| !artifact.is_null()),
+            _ => None,
+        };
+        let mut meta = Map::new();
+        let mut structured = None;
+        let content = match extra.remove(NATIVE_EXTRA_KEY) {
+            Some(Value::Object(mut native)) => {
+                structured = native.remove("structuredContent");
+                if let Some(Value::Object(native_meta)) = native.remove("_meta") {
+                    meta = native_meta;
+                }
+                match native
+                    .remove("content")
+                    .and_then(|content| serde_json::from_value::<Vec<ContentBlock>>(content).ok())
+                {
+                    Some(content) if !content.is_empty() => content,
+                    _ => vec![ContentBlock::text(value)],
+                }
+            }
+            _ => lower_by_artifact(artifact.as_mut(), value, &mut structured),
+        };
+        if let Some(mut artifact) = artifact {
+            refer_to_images(&mut artifact, &content);
+            meta.insert(ARTIFACT_META_KEY.into(), artifact);
+        }
+        CallToolResult {
+            content,
+            structured_content: structured,
+            is_error: is_error.then_some(true),
+            meta: (!meta.is_empty()).then_some(meta),
+        }
+    }
+
+    /// Reads an MCP `CallToolResult` from any server as a three-channel result.
+    ///
+    /// The value is the text of its text blocks (and embedded text resources),
+    /// or a description of its blocks when it has no text. The artifact is
+    /// taken from `_meta` under [`ARTIFACT_META_KEY`] when valid (image bytes
+    /// restored from the content), otherwise synthesised from the blocks: images
+    /// give an image artifact, an error an error artifact, anything else text.
+    /// The content, structured content and remaining `_meta` are kept under
+    /// `extra.mcp`, and the adaptation rules of [`ToolResult::adapt`] apply.
+    ///
+    /// ```
+    /// use codeagent_core::{Channels, ToolResult};
+    /// use serde_json::json;
+    ///
+    /// let result = ToolResult::from_mcp(&json!({"content": [{"type": "text", "text": "72°F"}], "isError": false}));
+    /// assert_eq!(result.value(), "72°F");
+    /// assert_eq!(result.artifact().unwrap().kind_name(), "text");
+    /// ```
+    pub fn from_mcp(raw: &Value) -> ToolResult {
+        let Some(object) = raw.as_object() else {
+            return ToolResult::adapt(raw);
+        };
+        let content: &[Value] = object.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        let is_error = object.get("isError").and_then(Value::as_bool).unwrap_or(false);
+        let value = summarize(content);
+        let mut meta = object.get("_meta").and_then(Value::as_object).cloned().unwrap_or_default();
+        let artifact = match meta.remove(ARTIFACT_META_KEY) {
+            Some(mut artifact) => {
+                restore_images(&mut artifact, content);
+                artifact
+            }
+            None => synthesize(content, &value, is_error),
+        };
+        let mut native = Map::new();
+        native.insert("content".into(), Value::Array(content.to_vec()));
+        if let Some(structured) = object.get("structuredContent") {
+            native.insert("structuredContent".into(), structured.clone());
+        }
+        if !meta.is_empty() {
+            native.insert("_meta".into(), Value::Object(meta));
+        }
+        let shaped = json!({
+            "value": value,
+            "is_error": is_error,
+            "extra": { "codeagent": { "artifact": artifact }, NATIVE_EXTRA_KEY: native },
+        });
+        ToolResult::adapt(&shaped)
+    }
+}
+
+impl IntoToolResult for CallToolResult {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::from_mcp(&self.into_wire(ProtocolVersion::LATEST, None))
+    }
+}
+
+fn lower_by_artifact(artifact: Option<&mut Value>, value: String, structured: &mut Option<Value>) -> Vec<ContentBlock> {
+    let Some(artifact) = artifact else {
+        return vec![ContentBlock::text(value)];
+    };
+    let kind = ArtifactRef::parse(artifact, &Versions::V1).map(|view| view.kind_name().to_owned());
+    match kind.as_deref() {
+        Some("table") => {
+            *structured = artifact["payload"].get("df").cloned();
+            vec![ContentBlock::text(value)]
+        }
+        Some("image") => {
+            let mut blocks = Vec::new();
+            if let Some(Value::Array(images)) = artifact["payload"].get_mut("images") {
+                for image in images.iter_mut() {
+                    let Some(Value::String(mime)) = image.get("mime").cloned() else { continue };
+                    let Some(Value::String(b64)) = image.as_object_mut().and_then(|image| image.remove("b64")) else {
+                        continue;
+                    };
+                    image["content"] = Value::from(blocks.len());
+                    blocks.push(ContentBlock::Image(MediaContent {
+                        data: b64,
+                        mime_type: mime,
+                        annotations: None,
+                        meta: None,
+                    }));
+                }
+            }
+            blocks.push(ContentBlock::text(value));
+            blocks
+        }
+        _ => vec![ContentBlock::text(value)],
+    }
+}
+
+/// Replaces the bytes of each artifact image that an image block of `content`
+/// already carries by that block's index, so the bytes are sent once.
+fn refer_to_images(artifact: &mut Value, content: &[ContentBlock]) {
+    let Some(Value::Array(images)) = artifact.get_mut("payload").and_then(|payload| payload.get_mut("images")) else {
+        return;
+    };
+    for image in images.iter_mut().filter_map(Value::as_object_mut) {
+        let Some(Value::String(b64)) = image.get("b64") else { continue };
+        let index = content.iter().position(|block| matches!(block, ContentBlock::Image(media) if media.data == *b64));
+        if let Some(index) = index {
+            image.remove("b64");
+            image.insert("content".into(), Value::from(index));
+        }
+    }
+}
+
+/// Puts back the bytes of images that an artifact in `_meta` refers to by content index.
+fn restore_images(artifact: &mut Value, content: &[Value]) {
+    let Some(Value::Array(images)) = artifact.get_mut("payload").and_then(|payload| payload.get_mut("images")) else {
+        return;
+    };
+    for image in images.iter_mut().filter_map(Value::as_object_mut) {
+        if image.get("b64").is_some_and(Value::is_string) {
+            continue;
+        }
+        let block =
+            image.get("content").and_then(Value::as_u64).and_then(|index| content.get(usize::try_from(index).ok()?));
+        if let Some(data) = block.filter(|block| block["type"] == "image").and_then(|block| block.get("data")) {
+            image.insert("b64".into(), data.clone());
+            image.remove("content");
+        }
+    }
+}
+
+fn synthesize(content: &[Value], value: &str, is_error: bool) -> Value {
+    let images: Vec<Value> = content
+        .iter()
+        .filter(|block| block["type"] == "image")
+        .filter_map(|block| {
+            Some(json!({ "mime": block.get("mimeType")?.as_str()?, "b64": block.get("data")?.as_str()? }))
+        })
+        .collect();
+    let status = if is_error { "error" } else { "success" };
+    let (kind, payload) = if !images.is_empty() {
+        let output = texts(content).collect::<Vec<_>>().join("\n");
+        (
+            "image",
+            json!({ "images": images, "output": if output.is_empty() { Value::Null } else { Value::from(output) } }),
+        )
+    } else if is_error {
+        ("error", json!({ "message": value, "detail": null }))
+    } else {
+        ("text", json!({ "text": value }))
+    };
+    json!({
+        "schema": crate::artifact::ARTIFACT_SCHEMA, "version": 1, "kind": kind, "status": status,
+        "icon": null, "title": null, "payload": payload,
+    })
+}
+
+/// The text of text blocks and embedded text resources.
+fn texts(content: &[Value]) -> impl Iterator<Item = &str> {
+    content.iter().filter_map(|block| match block["type"].as_str()? {
+        "text" => block.get("text")?.as_str(),
+        "resource" => block.get("resource")?.get("text")?.as_str(),
+        _ => None,
+    })
+}
+
+fn summarize(content: &[Value]) -> String {
+    let text: Vec<&str> = texts(content).collect();
+    if !text.is_empty() {
+        return text.join("\n");
+    }
+    let described: Vec<String> = content
+        .iter()
+        .map(|block| {
+            let field = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or("unknown");
+            match field("type") {
+                "image" => format!("[image: {}]", field("mimeType")),
+                "audio" => format!("[audio: {}]", field("mimeType")),
+                "resource_link" => format!("[resource link: {} <{}>]", field("name"), field("uri")),
+                "resource" => {
+                    let uri = block.get("resource").and_then(|resource| resource.get("uri")).and_then(Value::as_str);
+                    format!("[resource: {}]", uri.unwrap_or("unknown"))
+                }
+                other => format!("[{other} content]"),
+            }
+        })
+        .collect();
+    described.join("\n")
+}

@@ -1,0 +1,61 @@
+//! Running tool code: off the async workers for sync tools, and with panics
+//! turned into error results.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::task::{Context as TaskContext, Poll};
+
+use super::ToolFuture;
+use crate::output::{IntoToolResult, ToolError};
+use crate::result::ToolResult;
+
+/// Runs a sync tool body on tokio's blocking pool, so a slow sync tool does not
+/// hold up the async workers; without a tokio runtime it runs in place.
+pub fn run_blocking<F>(body: F) -> ToolFuture
+where
+    F: FnOnce() -> ToolResult + Send + 'static,
+{
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => {
+            let task = runtime.spawn_blocking(body);
+            Box::pin(async move {
+                match task.await {
+                    Ok(result) => result,
+                    Err(error) if error.is_panic() => panicked(&error.into_panic()),
+                    Err(_) => ToolError::new("the tool was stopped before it finished").into_tool_result(),
+                }
+            })
+        }
+        Err(_) => Box::pin(std::future::ready(match catch_unwind(AssertUnwindSafe(body)) {
+            Ok(result) => result,
+            Err(payload) => panicked(&payload),
+        })),
+    }
+}
+
+/// A tool future whose panic becomes an error result instead of unwinding.
+pub(crate) struct CatchPanic(pub(crate) ToolFuture);
+
+impl Future for CatchPanic {
+    type Output = ToolResult;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<ToolResult> {
+        let future = &mut self.get_mut().0;
+        match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(poll) => poll,
+            Err(payload) => Poll::Ready(panicked(&payload)),
+        }
+    }
+}
+
+/// The error result for a tool that panicked with `payload`.
+pub(crate) fn panicked(payload: &(dyn Any + Send)) -> ToolResult {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned());
+    ToolError::new(format!("The tool failed unexpectedly (it panicked: {message})")).into_tool_result()
+}

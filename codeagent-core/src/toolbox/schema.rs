@@ -1,0 +1,132 @@
+//! Input schemas: generated once per tool, then published as is or in a
+//! client-compatible form.
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value};
+
+use super::param::INJECTED_MARKER;
+
+/// Keywords that constrain values beyond their type, which argument decoding
+/// checks after serde has checked the types.
+pub(crate) const CONSTRAINT_KEYWORDS: [&str; 11] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+];
+
+/// The input schema of argument struct `A`: JSON Schema 2020-12, object root,
+/// no `title`, injected parameters removed.
+pub(crate) fn input_schema_for<A: JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft2020_12().for_deserialize().into_generator();
+    let mut schema: Value = generator.into_root_schema_for::<A>().into();
+    if let Some(root) = schema.as_object_mut() {
+        root.remove("title");
+        root.remove("description");
+        strip_injected(root);
+        root.insert("type".into(), Value::from("object"));
+        root.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    }
+    schema
+}
+
+fn strip_injected(root: &mut Map<String, Value>) {
+    let Some(Value::Object(properties)) = root.get_mut("properties") else {
+        return;
+    };
+    let injected: Vec<String> = properties
+        .iter()
+        .filter(|(_, schema)| schema.get(INJECTED_MARKER).is_some())
+        .map(|(name, _)| name.clone())
+        .collect();
+    for name in &injected {
+        properties.remove(name);
+    }
+    if let Some(Value::Array(required)) = root.get_mut("required") {
+        required.retain(|name| !injected.iter().any(|injected| name == injected));
+        if required.is_empty() {
+            root.remove("required");
+        }
+    }
+}
+
+/// Whether a schema constrains values beyond their types anywhere.
+pub(crate) fn has_constraints(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => {
+            CONSTRAINT_KEYWORDS.iter().any(|keyword| map.contains_key(*keyword)) || map.values().any(has_constraints)
+        }
+        Value::Array(items) => items.iter().any(has_constraints),
+        _ => false,
+    }
+}
+
+/// The schema for clients that cannot resolve references: every local `$ref`
+/// inlined (a recursive one is left as a reference, with its definitions kept),
+/// and no `$schema`.
+///
+/// ```
+/// use codeagent_core::toolbox::client_compatible;
+/// use serde_json::json;
+///
+/// let schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+///     "properties": {"unit": {"$ref": "#/$defs/Unit"}}, "$defs": {"Unit": {"enum": ["c", "f"]}}});
+/// assert_eq!(client_compatible(&schema),
+///     json!({"type": "object", "properties": {"unit": {"enum": ["c", "f"]}}}));
+/// ```
+pub fn client_compatible(schema: &Value) -> Value {
+    let definitions = schema.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
+    let mut recursive = false;
+    let mut inlined = inline(schema, &definitions, &mut Vec::new(), &mut recursive);
+    if let Some(root) = inlined.as_object_mut() {
+        root.remove("$schema");
+        if recursive {
+            root.insert("$defs".into(), Value::Object(definitions));
+        } else {
+            root.remove("$defs");
+        }
+    }
+    inlined
+}
+
+fn inline(schema: &Value, definitions: &Map<String, Value>, stack: &mut Vec<String>, recursive: &mut bool) -> Value {
+    match schema {
+        Value::Object(map) => {
+            if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"))
+                && let Some(target) = definitions.get(name)
+            {
+                if stack.iter().any(|seen| seen == name) {
+                    *recursive = true;
+                    return schema.clone();
+                }
+                stack.push(name.to_owned());
+                let mut resolved = inline(target, definitions, stack, recursive);
+                stack.pop();
+                if let Value::Object(resolved_map) = &mut resolved {
+                    for (key, value) in map.iter().filter(|(key, _)| key.as_str() != "$ref") {
+                        resolved_map.insert(key.clone(), inline(value, definitions, stack, recursive));
+                    }
+                }
+                return resolved;
+            }
+            Value::Object(
+                map.iter()
+                    .filter(|(key, _)| key.as_str() != "$defs")
+                    .map(|(key, value)| (key.clone(), inline(value, definitions, stack, recursive)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|item| inline(item, definitions, stack, recursive)).collect())
+        }
+        other => other.clone(),
+    }
+}

@@ -1,0 +1,125 @@
+//! The tool trait and the static description of a tool.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use schemars::JsonSchema;
+use serde_json::{Map, Value};
+
+use super::ToolCall;
+use super::schema::{has_constraints, input_schema_for};
+use crate::mcp::{Icon, ToolAnnotations, ToolDefinition};
+use crate::output::IntoToolResult;
+use crate::result::ToolResult;
+
+/// The future a tool call returns.
+pub type ToolFuture = Pin<Box<dyn Future<Output = ToolResult> + Send + 'static>>;
+
+/// A callable tool: a description and a way to call it.
+///
+/// `#[codeagent::tool]` implements it for a unit struct named like the
+/// function, so `Toolbox::new().tool(add)` takes the tool by the function's
+/// name while `add(2, 3)` still calls the function.
+pub trait Tool: Send + Sync + 'static {
+    /// The tool's description, built once.
+    fn spec(&self) -> &ToolSpec;
+
+    /// Calls the tool. Invalid arguments give an error result, not a panic.
+    fn call(&self, call: ToolCall) -> ToolFuture;
+}
+
+/// The static description of a tool: its MCP definition plus how its
+/// arguments are checked.
+#[derive(Clone, Debug)]
+pub struct ToolSpec {
+    definition: ToolDefinition,
+    constrained: bool,
+    allow_unknown_arguments: bool,
+}
+
+impl ToolSpec {
+    /// A tool called `name` whose arguments are the fields of `A`.
+    ///
+    /// The input schema is generated once, here: JSON Schema 2020-12 with an
+    /// object root, injected parameters removed.
+    pub fn new<A: JsonSchema>(name: impl Into<String>) -> Self {
+        let input_schema = input_schema_for::<A>();
+        ToolSpec {
+            constrained: has_constraints(&input_schema),
+            definition: ToolDefinition::new(name, input_schema),
+            allow_unknown_arguments: false,
+        }
+    }
+
+    /// Sets the display title.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.definition.title = Some(title.into());
+        self
+    }
+
+    /// Sets the description.
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        let description = description.into();
+        self.definition.description = (!description.is_empty()).then_some(description);
+        self
+    }
+
+    /// Sets the behaviour hints.
+    #[must_use]
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.definition.annotations = (!annotations.is_empty()).then_some(annotations);
+        self
+    }
+
+    /// Adds an icon.
+    #[must_use]
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.definition.icons.get_or_insert_with(Vec::new).push(icon);
+        self
+    }
+
+    /// Adds a `_meta` entry to the tool's definition.
+    #[must_use]
+    pub fn meta(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.definition.meta.get_or_insert_with(Map::new).insert(key.into(), value);
+        self
+    }
+
+    /// Sets the output schema from the return type `R`.
+    #[must_use]
+    pub fn output<R: IntoToolResult>(mut self) -> Self {
+        self.definition.output_schema = R::output_schema();
+        self
+    }
+
+    /// Accepts arguments the schema does not name instead of refusing them.
+    #[must_use]
+    pub fn allow_unknown_arguments(mut self) -> Self {
+        self.allow_unknown_arguments = true;
+        if let Some(schema) = self.definition.input_schema.as_object_mut() {
+            schema.remove("additionalProperties");
+        }
+        self
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.definition.name
+    }
+
+    /// The MCP definition.
+    pub fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    /// Whether arguments the schema does not name are accepted.
+    pub fn allows_unknown_arguments(&self) -> bool {
+        self.allow_unknown_arguments
+    }
+
+    pub(crate) fn is_constrained(&self) -> bool {
+        self.constrained
+    }
+}

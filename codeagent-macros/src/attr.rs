@@ -1,0 +1,236 @@
+//! The keys of `#[tool(...)]` and `#[toolbox(...)]`.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+use syn::{Lit, LitStr, Token};
+
+use crate::names::did_you_mean;
+
+/// The keys `#[tool(...)]` accepts.
+pub(crate) const TOOL_KEYS: [&str; 12] = [
+    "name",
+    "title",
+    "description",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "icons",
+    "meta",
+    "crate",
+    "allow_unknown_arguments",
+    "blocking",
+];
+
+/// A value with the span it was written at.
+pub(crate) struct Located<T> {
+    pub(crate) value: T,
+    pub(crate) span: Span,
+}
+
+/// What `#[tool(...)]` says.
+#[derive(Default)]
+pub(crate) struct ToolAttrs {
+    pub(crate) name: Option<Located<String>>,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) read_only: Option<bool>,
+    pub(crate) destructive: Option<bool>,
+    pub(crate) idempotent: Option<bool>,
+    pub(crate) open_world: Option<bool>,
+    pub(crate) icons: Vec<String>,
+    pub(crate) meta: Vec<(String, Lit)>,
+    pub(crate) krate: Option<syn::Path>,
+    pub(crate) allow_unknown_arguments: bool,
+    seen: Vec<String>,
+}
+
+/// Collects errors so that every bad key is reported at once.
+#[derive(Default)]
+pub(crate) struct Errors(Option<syn::Error>);
+
+impl Errors {
+    pub(crate) fn push(&mut self, error: syn::Error) {
+        match &mut self.0 {
+            Some(existing) => existing.combine(error),
+            None => self.0 = Some(error),
+        }
+    }
+
+    pub(crate) fn at(&mut self, span: Span, message: impl std::fmt::Display) {
+        self.push(syn::Error::new(span, message));
+    }
+
+    pub(crate) fn finish(self) -> syn::Result<()> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
+impl ToolAttrs {
+    /// Parses the tokens inside `#[tool(...)]`, recording every problem in `errors`.
+    pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> ToolAttrs {
+        let mut attrs = ToolAttrs::default();
+        let parser = syn::meta::parser(|meta| {
+            if let Err(error) = attrs.parse_key(&meta) {
+                errors.push(error);
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+        if let Err(error) = syn::parse::Parser::parse2(parser, tokens) {
+            errors.push(error);
+        }
+        attrs
+    }
+
+    fn parse_key(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| path_text(&meta.path));
+        if self.seen.contains(&key) {
+            return Err(meta.error(format!("`{key}` is given twice")));
+        }
+        self.seen.push(key.clone());
+        match key.as_str() {
+            "name" => {
+                let name = string_value(meta)?;
+                self.name = Some(Located { value: name.value(), span: name.span() });
+            }
+            "title" => self.title = Some(string_value(meta)?.value()),
+            "description" => self.description = Some(string_value(meta)?.value()),
+            "read_only" => self.read_only = Some(flag(meta)?),
+            "destructive" => self.destructive = Some(flag(meta)?),
+            "idempotent" => self.idempotent = Some(flag(meta)?),
+            "open_world" => self.open_world = Some(flag(meta)?),
+            "allow_unknown_arguments" => self.allow_unknown_arguments = flag(meta)?,
+            "blocking" => {
+                return Err(meta.error("sync tools always run on the blocking pool; remove `blocking`"));
+            }
+            "icons" => {
+                let list: syn::ExprArray = meta.value()?.parse()?;
+                for element in &list.elems {
+                    match element {
+                        syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(src), .. }) => self.icons.push(src.value()),
+                        other => {
+                            return Err(syn::Error::new(other.span(), "each icon is a string: its URL or data: URI"));
+                        }
+                    }
+                }
+            }
+            "meta" => {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let entries = content.parse_terminated(<MetaEntry as syn::parse::Parse>::parse, Token![,])?;
+                self.meta.extend(entries.into_iter().map(|entry| (entry.key, entry.value)));
+            }
+            "crate" => {
+                let path = string_value(meta)?;
+                self.krate = Some(
+                    path.parse()
+                        .map_err(|_| syn::Error::new(path.span(), "`crate` takes a path such as \"::codeagent\""))?,
+                );
+            }
+            unknown => {
+                let hint = did_you_mean(unknown, &TOOL_KEYS)
+                    .map(|close| format!("; did you mean `{close}`?"))
+                    .unwrap_or_default();
+                return Err(meta.error(format!(
+                    "unknown tool attribute `{unknown}`{hint}\nexpected one of: {}",
+                    TOOL_KEYS.iter().map(|key| format!("`{key}`")).collect::<Vec<_>>().join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parses `#[toolbox(...)]`: only `crate = "..."`.
+pub(crate) fn parse_toolbox_attrs(tokens: TokenStream, errors: &mut Errors) -> Option<syn::Path> {
+    let mut krate = None;
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("crate") {
+            let path = string_value(&meta)?;
+            match path.parse() {
+                Ok(path) => krate = Some(path),
+                Err(_) => errors.at(path.span(), "`crate` takes a path such as \"::codeagent\""),
+            }
+        } else {
+            errors.push(
+                meta.error(format!("unknown toolbox attribute `{}`; the only key is `crate`", path_text(&meta.path))),
+            );
+            skip_value(&meta)?;
+        }
+        Ok(())
+    });
+    if let Err(error) = syn::parse::Parser::parse2(parser, tokens) {
+        errors.push(error);
+    }
+    krate
+}
+
+fn path_text(path: &syn::Path) -> String {
+    path.segments.iter().map(|segment| segment.ident.to_string()).collect::<Vec<_>>().join("::")
+}
+
+fn string_value(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
+    let key = path_text(&meta.path);
+    let value = meta.value().map_err(|_| meta.error(format!("`{key}` takes a string: `{key} = \"...\"`")))?;
+    match value.parse::<Lit>()? {
+        Lit::Str(text) => Ok(text),
+        other => Err(syn::Error::new(other.span(), format!("`{key}` takes a string: `{key} = \"...\"`"))),
+    }
+}
+
+/// `read_only` or `read_only = true`.
+fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    if !meta.input.peek(Token![=]) {
+        return Ok(true);
+    }
+    match meta.value()?.parse::<Lit>()? {
+        Lit::Bool(value) => Ok(value.value),
+        other => Err(syn::Error::new(other.span(), "expected `true` or `false`")),
+    }
+}
+
+fn checked_literal(value: Lit) -> syn::Result<Lit> {
+    match &value {
+        Lit::Str(_) | Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) => Ok(value),
+        other => Err(syn::Error::new(other.span(), "a meta value is a string, a number or a boolean")),
+    }
+}
+
+/// Consumes the value of a key that was refused, so parsing can go on.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.input.parse::<Token![=]>()?;
+        meta.input.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        content.parse::<TokenStream>()?;
+    }
+    Ok(())
+}
+
+/// One `key = value` of `meta(...)`; a key that is not an identifier is a string.
+struct MetaEntry {
+    key: String,
+    value: Lit,
+}
+
+impl syn::parse::Parse for MetaEntry {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let key = if input.peek(LitStr) {
+            input.parse::<LitStr>()?.value()
+        } else {
+            syn::ext::IdentExt::parse_any(input).map(|ident: syn::Ident| ident.to_string()).map_err(|error| {
+                syn::Error::new(
+                    error.span(),
+                    "write meta as `meta(key = value, ...)`; a key that is not a name is a string",
+                )
+            })?
+        };
+        input.parse::<Token![=]>()?;
+        let value = checked_literal(input.parse()?)?;
+        Ok(MetaEntry { key, value })
+    }
+}

@@ -1,0 +1,52 @@
+//! Tool names, raw identifiers and did-you-mean suggestions.
+
+/// The longest tool name MCP clients accept.
+pub(crate) const MAX_TOOL_NAME: usize = 64;
+
+/// Why `name` is not a valid tool name, if it is not: 1 to 64 characters of
+/// `A-Z a-z 0-9 _ . -`.
+pub(crate) fn tool_name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    if length == 0 {
+        return Some("a tool name cannot be empty".to_owned());
+    }
+    if length > MAX_TOOL_NAME {
+        return Some(format!("the tool name `{name}` has {length} characters; MCP allows at most {MAX_TOOL_NAME}"));
+    }
+    if let Some(bad) = name.chars().find(|ch| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | '-'))) {
+        return Some(format!(
+            "the tool name `{name}` contains `{bad}`; tool names may only use letters, digits, `_`, `.` and `-`"
+        ));
+    }
+    None
+}
+
+/// `r#type` as `type`.
+pub(crate) fn unraw(ident: &syn::Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
+}
+
+/// The candidate closest to `word`, when it is close enough to be a likely typo.
+pub(crate) fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|candidate| (edit_distance(word, candidate), *candidate))
+        .filter(|(distance, candidate)| *distance <= 2.max(candidate.len() / 3))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
