@@ -43,7 +43,10 @@ pub(crate) fn free_tool(args: TokenStream, item: &syn::ItemFn) -> syn::Result<To
     let vis = &item.vis;
     let name = &item.sig.ident;
     let unrawed = unraw(name);
-    let implementation = format_ident!("__codeagent_fn_{}", unrawed);
+    // The function keeps its name inside the block below, where it shadows the
+    // unit struct's value: calls and a parameter named like the function resolve
+    // to the function there, while `add` outside is the struct (and derefs to it).
+    let implementation = name.clone();
     let spec_fn = format_ident!("__codeagent_spec_{}", unrawed);
     let args = format_ident!("__CodeagentArgs_{}", unrawed);
     let cfgs: Vec<_> = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg")).collect();
@@ -52,7 +55,6 @@ pub(crate) fn free_tool(args: TokenStream, item: &syn::ItemFn) -> syn::Result<To
         item.attrs.iter().filter(|attr| !attr.path().is_ident("cfg") && !attr.path().is_ident("doc")).collect();
 
     let mut sig = item.sig.clone();
-    sig.ident = implementation.clone();
     for input in &mut sig.inputs {
         if let syn::FnArg::Typed(typed) = input {
             typed.attrs.clear();
@@ -250,7 +252,7 @@ fn deref_impl(tool: &ToolFn<'_>, name: &syn::Ident, implementation: &syn::Ident,
         })
         .collect();
     let names: Vec<_> = (0..types.len()).map(|index| format_ident!("__codeagent_arg_{}", index)).collect();
-    let boxed = format_ident!("{}_boxed", implementation);
+    let boxed = format_ident!("__codeagent_boxed_{}", unraw(implementation));
     let (lifetime, binder, generics) = if borrows {
         (quote!('__codeagent), quote!(for<'__codeagent>), quote!(<'__codeagent>))
     } else {

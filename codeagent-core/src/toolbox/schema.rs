@@ -27,15 +27,21 @@ pub(crate) const CONSTRAINT_KEYWORDS: [&str; 11] = [
 /// no `title`, injected parameters removed.
 pub(crate) fn input_schema_for<A: JsonSchema>() -> Value {
     let generator = SchemaSettings::draft2020_12().for_deserialize().into_generator();
-    let mut schema: Value = generator.into_root_schema_for::<A>().into();
-    if let Some(root) = schema.as_object_mut() {
-        root.remove("title");
-        root.remove("description");
-        strip_injected(root);
-        root.insert("type".into(), Value::from("object"));
-        root.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    let schema: Value = generator.into_root_schema_for::<A>().into();
+    let Value::Object(mut root) = schema else { return schema };
+    root.remove("title");
+    root.remove("description");
+    strip_injected(&mut root);
+    root.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    // `$schema` and `type` first, as people expect to read them.
+    let mut ordered = Map::with_capacity(root.len() + 1);
+    if let Some(dialect) = root.remove("$schema") {
+        ordered.insert("$schema".into(), dialect);
     }
-    schema
+    root.remove("type");
+    ordered.insert("type".into(), Value::from("object"));
+    ordered.extend(root);
+    Value::Object(ordered)
 }
 
 fn strip_injected(root: &mut Map<String, Value>) {
