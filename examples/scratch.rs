@@ -11,8 +11,11 @@ struct Counter {
 impl Counter {
     /// Count a hit.
     #[tool(name = "hit")]
-    fn hit(&self, /// How many.
-        by: Option<u64>) -> u64 {
+    fn hit(
+        &self,
+        /// How many.
+        by: Option<u64>,
+    ) -> u64 {
         self.hits.fetch_add(by.unwrap_or(1), Ordering::SeqCst) + by.unwrap_or(1)
     }
 
@@ -24,7 +27,9 @@ impl Counter {
     }
 }
 
-struct Config { greeting: String }
+struct Config {
+    greeting: String,
+}
 
 /// Greets.
 #[tool]
@@ -35,7 +40,9 @@ async fn greet(name: String, config: State<Config>, ctx: Context) -> String {
 
 /// r#type tool.
 #[tool]
-fn r#type(r#type: String) -> String { r#type }
+fn r#type(r#type: String) -> String {
+    r#type
+}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
@@ -49,6 +56,9 @@ async fn main() {
     println!("{}", toolbox.call("read", None).await.unwrap().value());
     println!("{}", toolbox.call("greet", serde_json::json!({"name": "Ada"})).await.unwrap().value());
     println!("{}", toolbox.call("type", serde_json::json!({"type": "x"})).await.unwrap().value());
-    println!("{}", greet("Bob".into(), State(std::sync::Arc::new(Config { greeting: "Hi".into() })), Context::detached()).await);
+    println!(
+        "{}",
+        greet("Bob".into(), State(std::sync::Arc::new(Config { greeting: "Hi".into() })), Context::detached()).await
+    );
     println!("{}", toolbox.list_tools(ProtocolVersion::V2024_11_05, None).unwrap());
 }

@@ -1,12 +1,13 @@
 #![doc = include_str!("../README.md")]
 
 pub use codeagent_core::mcp::ProtocolVersion;
+pub use codeagent_core::server::Server;
 pub use codeagent_core::toolbox::{CallError, Context, LogLevel, State, Tool, ToolSet, Toolbox};
 pub use codeagent_core::{
     Artifact, ArtifactRef, Channels, Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Kind, Output, Status,
     Table, Text, ToolError, ToolResult, ToolResultEvent, Versions,
 };
-pub use codeagent_core::{access, adapt, artifact, display, event, mcp, output, result, toolbox};
+pub use codeagent_core::{access, adapt, artifact, display, event, mcp, output, result, server, toolbox};
 pub use codeagent_macros::{tool, toolbox};
 
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
@@ -28,6 +29,7 @@ pub mod __private {
     pub use codeagent_core::toolbox::{
         Tool, ToolCall, ToolFuture, ToolParam, ToolSet, ToolSpec, decode_arguments, run_blocking,
     };
+    pub use core::env;
     pub use core::future::Future;
     pub use core::marker::Send;
     pub use core::ops::Deref;

@@ -12,6 +12,7 @@ pub mod event;
 pub mod mcp;
 pub mod output;
 pub mod result;
+pub mod server;
 pub mod toolbox;
 
 pub use access::Channels;

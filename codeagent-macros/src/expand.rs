@@ -152,6 +152,7 @@ pub(crate) fn spec_fn_tokens(
             static SPEC: #p::OnceLock<#p::ToolSpec> = #p::OnceLock::new();
             SPEC.get_or_init(|| {
                 #p::ToolSpec::new::<#args>(#name)
+                    .origin(#p::env!("CARGO_PKG_NAME"), #p::env!("CARGO_PKG_VERSION"))
                     .description(#description)
                     #title
                     .annotations(#p::ToolAnnotations {

@@ -23,6 +23,11 @@ impl ToolResult {
             Some(Value::Object(codeagent)) => codeagent.remove("artifact").filter(|artifact| !artifact.is_null()),
             _ => None,
         };
+        // An artifact that only repeats the value is what `from_mcp` rebuilds from
+        // the text block anyway: leave it off the wire.
+        if artifact.as_ref().is_some_and(|artifact| is_value_backed(artifact, &value, is_error)) {
+            artifact = None;
+        }
         let mut meta = Map::new();
         let mut structured = None;
         let content = match extra.remove(NATIVE_EXTRA_KEY) {
@@ -141,6 +146,23 @@ fn lower_by_artifact(artifact: Option<&mut Value>, value: String, structured: &m
         }
         _ => vec![ContentBlock::text(value)],
     }
+}
+
+/// Whether `artifact` is exactly the v1 artifact [`ToolResult::from_mcp`]
+/// synthesises from a lone text block holding `value`.
+fn is_value_backed(artifact: &Value, value: &str, is_error: bool) -> bool {
+    let expected = if is_error {
+        json!({ "kind": "error", "status": "error", "payload": { "message": value, "detail": null } })
+    } else {
+        json!({ "kind": "text", "status": "success", "payload": { "text": value } })
+    };
+    let Some(object) = artifact.as_object() else { return false };
+    object.len() == 7
+        && object.get("schema").and_then(Value::as_str) == Some(crate::artifact::ARTIFACT_SCHEMA)
+        && object.get("version").and_then(Value::as_u64) == Some(1)
+        && object.get("icon").is_some_and(Value::is_null)
+        && object.get("title").is_some_and(Value::is_null)
+        && ["kind", "status", "payload"].iter().all(|key| object.get(*key) == expected.get(*key))
 }
 
 /// Replaces the bytes of each artifact image that an image block of `content`

@@ -272,6 +272,22 @@ impl Toolbox {
         self
     }
 
+    /// How many tools there are.
+    pub fn len(&self) -> usize {
+        self.snapshot().tools.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.snapshot().tools.is_empty()
+    }
+
+    /// The package (name and version) of the crate that defined the first tool,
+    /// which servers use as their default identity.
+    pub fn origin(&self) -> Option<(&'static str, &'static str)> {
+        self.snapshot().tools.iter().find_map(|tool| tool.spec().origin_package())
+    }
+
     /// The tools' names, in order.
     pub fn names(&self) -> Vec<String> {
         self.snapshot().tools.iter().map(|tool| tool.spec().name().to_owned()).collect()
@@ -312,6 +328,16 @@ impl Toolbox {
 
     /// Looks up tool `name` and starts the call, without awaiting it.
     pub fn start_call(&self, name: &str, arguments: Option<Value>, context: Context) -> Result<ToolFuture, CallError> {
+        self.start(name, arguments, context).map(|(future, _)| future)
+    }
+
+    /// [`start_call`](Toolbox::start_call), also handing back the tool (for its spec).
+    pub fn start(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        context: Context,
+    ) -> Result<(ToolFuture, Arc<dyn Tool>), CallError> {
         let registry = self.snapshot();
         let tool = registry.find(name).ok_or_else(|| CallError::UnknownTool(name.to_owned()))?;
         let arguments = match arguments {
@@ -322,7 +348,7 @@ impl Toolbox {
             }
         };
         let call = ToolCall { arguments, context, state: Arc::clone(&registry.state) };
-        Ok(Box::pin(CatchPanic(tool.call(call))))
+        Ok((Box::pin(CatchPanic(tool.call(call))), Arc::clone(tool)))
     }
 
     /// The definition of tool `name`, when there is one.

@@ -33,6 +33,7 @@ pub trait Tool: Send + Sync + 'static {
 #[derive(Clone, Debug)]
 pub struct ToolSpec {
     definition: ToolDefinition,
+    origin: Option<(&'static str, &'static str)>,
     constrained: bool,
     allow_unknown_arguments: bool,
 }
@@ -47,6 +48,7 @@ impl ToolSpec {
         ToolSpec {
             constrained: has_constraints(&input_schema),
             definition: ToolDefinition::new(name, input_schema),
+            origin: None,
             allow_unknown_arguments: false,
         }
     }
@@ -92,6 +94,20 @@ impl ToolSpec {
     pub fn output<R: IntoToolResult>(mut self) -> Self {
         self.definition.output_schema = R::output_schema();
         self
+    }
+
+    /// Records the package that defined the tool (`#[tool]` passes the user's
+    /// `CARGO_PKG_NAME` and `CARGO_PKG_VERSION`), the default identity of a
+    /// server serving it.
+    #[must_use]
+    pub fn origin(mut self, package: &'static str, version: &'static str) -> Self {
+        self.origin = Some((package, version));
+        self
+    }
+
+    /// The package that defined the tool, when known.
+    pub fn origin_package(&self) -> Option<(&'static str, &'static str)> {
+        self.origin
     }
 
     /// Accepts arguments the schema does not name instead of refusing them.

@@ -1,0 +1,158 @@
+//! The small command line every codeagent server gets from `run()`.
+
+use std::io::IsTerminal;
+
+use serde_json::{Map, Value};
+
+use super::Server;
+use crate::mcp::ProtocolVersion;
+
+const USAGE: &str = "\
+usage: SERVER [--list [--protocol VERSION] | --call NAME [ARGS_JSON] | --help]
+
+  (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
+  --list [--protocol VERSION]  print the tools/list result (default version: the latest)
+  --call NAME [ARGS_JSON]      run one tool and print its tool-result event JSON
+  --help                       show this help";
+
+/// What the command line asked for.
+#[derive(Debug, PartialEq)]
+enum Command {
+    Serve,
+    List(ProtocolVersion),
+    Call { name: String, arguments: Value },
+    Help,
+}
+
+fn parse(args: &[String]) -> Result<Command, String> {
+    let mut args = args.iter().map(String::as_str);
+    let command = match args.next() {
+        None => return Ok(Command::Serve),
+        Some("--help" | "-h") => Command::Help,
+        Some("--list") => {
+            let version = match (args.next(), args.next()) {
+                (None, _) => ProtocolVersion::LATEST,
+                (Some("--protocol"), Some(version)) => version.parse().map_err(|error| format!("{error}"))?,
+                (Some("--protocol"), None) => return Err("--protocol needs a version such as 2025-06-18".into()),
+                (Some(other), _) => return Err(format!("unexpected argument `{other}` after --list")),
+            };
+            Command::List(version)
+        }
+        Some("--call") => {
+            let name = args.next().ok_or("--call needs a tool name")?.to_owned();
+            let arguments = match args.next() {
+                None => Value::Object(Map::new()),
+                Some(json) => {
+                    serde_json::from_str(json).map_err(|error| format!("the arguments are not valid JSON: {error}"))?
+                }
+            };
+            Command::Call { name, arguments }
+        }
+        Some(other) => return Err(format!("unknown argument `{other}`")),
+    };
+    match args.next() {
+        Some(extra) => Err(format!("unexpected argument `{extra}`")),
+        None => Ok(command),
+    }
+}
+
+pub(super) async fn run(server: Server, args: Vec<String>) -> std::io::Result<()> {
+    install_logging();
+    let command = match parse(&args) {
+        Ok(command) => command,
+        Err(problem) => {
+            eprintln!("error: {problem}\n\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    match command {
+        Command::Help => println!("{USAGE}"),
+        Command::List(version) => {
+            let listing = full_listing(&server, version);
+            println!("{}", serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?);
+        }
+        Command::Call { name, arguments } => match server.toolbox().call(&name, arguments).await {
+            Ok(result) => {
+                let failed = result.is_error();
+                let event = result.into_event("cli", name);
+                println!("{}", serde_json::to_string_pretty(&event).map_err(std::io::Error::other)?);
+                if failed {
+                    std::process::exit(1);
+                }
+            }
+            Err(error) => {
+                eprintln!("error: {error}");
+                std::process::exit(2);
+            }
+        },
+        Command::Serve => {
+            if std::io::stdin().is_terminal() {
+                let info = server.info();
+                let exe = std::env::args().next().unwrap_or_else(|| "SERVER".into());
+                eprintln!(
+                    "{} {} is an MCP server with {} tools. It speaks JSON-RPC on stdin/stdout, so an MCP client \
+                     (Claude Desktop, VS Code, ...) should start it.\nTry it by hand:\n  {exe} --list\n  {exe} --call NAME '{{\"arg\": 1}}'\n\
+                     Waiting for MCP messages on stdin (Ctrl-D ends).",
+                    info.name,
+                    info.version,
+                    server.toolbox().len(),
+                );
+            }
+            server.serve_stdio().await?;
+        }
+    }
+    Ok(())
+}
+
+/// Every page of the listing, as one result.
+fn full_listing(server: &Server, version: ProtocolVersion) -> Value {
+    let mut listing = match server.toolbox().list_tools(version, None) {
+        Ok(listing) => listing,
+        Err(_) => return Value::Null,
+    };
+    let mut cursor = listing.as_object_mut().and_then(|listing| listing.remove("nextCursor"));
+    while let Some(Value::String(next)) = cursor {
+        let Ok(mut page) = server.toolbox().list_tools(version, Some(&next)) else { break };
+        cursor = page.as_object_mut().and_then(|page| page.remove("nextCursor"));
+        if let (Some(Value::Array(tools)), Some(Value::Array(more))) = (listing.get_mut("tools"), page.get_mut("tools"))
+        {
+            tools.append(more);
+        }
+    }
+    listing
+}
+
+/// Logs go to standard error, at `info` unless `CODEAGENT_LOG` names a level;
+/// a subscriber the program installed itself is left alone.
+fn install_logging() {
+    let level = std::env::var("CODEAGENT_LOG")
+        .ok()
+        .and_then(|level| level.parse::<tracing_subscriber::filter::LevelFilter>().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
+    let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_max_level(level).try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Command, parse};
+    use crate::mcp::ProtocolVersion;
+
+    fn args(text: &[&str]) -> Vec<String> {
+        text.iter().map(|arg| (*arg).to_owned()).collect()
+    }
+
+    #[test]
+    fn parses_the_commands_and_refuses_the_rest() {
+        assert_eq!(parse(&args(&[])), Ok(Command::Serve));
+        assert_eq!(parse(&args(&["--list"])), Ok(Command::List(ProtocolVersion::LATEST)));
+        assert_eq!(
+            parse(&args(&["--list", "--protocol", "2025-03-26"])),
+            Ok(Command::List(ProtocolVersion::V2025_03_26))
+        );
+        assert!(matches!(parse(&args(&["--call", "add", r#"{"a":1}"#])), Ok(Command::Call { .. })));
+        assert!(parse(&args(&["--list", "--protocol", "1999-01-01"])).unwrap_err().contains("unsupported"));
+        assert!(parse(&args(&["--call"])).is_err());
+        assert!(parse(&args(&["--call", "add", "{"])).unwrap_err().contains("not valid JSON"));
+        assert!(parse(&args(&["--frobnicate"])).unwrap_err().contains("unknown argument"));
+    }
+}

@@ -1,0 +1,135 @@
+//! JSON-RPC 2.0 messages as MCP uses them.
+
+use std::fmt;
+
+use serde_json::{Map, Value, json};
+
+/// Invalid JSON was received.
+pub const PARSE_ERROR: i64 = -32700;
+/// The JSON sent is not a valid request object.
+pub const INVALID_REQUEST: i64 = -32600;
+/// The method does not exist or is not available.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// Invalid method parameters.
+pub const INVALID_PARAMS: i64 = -32602;
+/// An internal error.
+pub const INTERNAL_ERROR: i64 = -32603;
+/// An HTTP header does not match the body (2026-07-28).
+pub const HEADER_MISMATCH: i64 = -32020;
+/// The request's protocol version is not supported (2026-07-28).
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+/// A JSON-RPC error object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RpcError {
+    /// The error code.
+    pub code: i64,
+    /// A short description.
+    pub message: String,
+    /// Details, when there are any.
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    /// An error with `code` and `message`.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        RpcError { code, message: message.into(), data: None }
+    }
+
+    /// Adds `data`.
+    #[must_use]
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// The error object as JSON.
+    pub fn to_value(&self) -> Value {
+        let mut error = Map::new();
+        error.insert("code".into(), Value::from(self.code));
+        error.insert("message".into(), Value::from(self.message.as_str()));
+        if let Some(data) = &self.data {
+            error.insert("data".into(), data.clone());
+        }
+        Value::Object(error)
+    }
+}
+
+impl fmt::Display for RpcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for RpcError {}
+
+/// One message from the client, classified.
+#[derive(Debug)]
+pub(crate) enum Incoming {
+    /// A request, to be answered.
+    Request { id: Value, method: String, params: Map<String, Value> },
+    /// A notification, never answered.
+    Notification { method: String, params: Map<String, Value> },
+    /// A response to a request of ours (this server sends none).
+    Response,
+    /// Not a valid message; answered with `error`, with `id` when it could be read.
+    Invalid { id: Value, error: RpcError },
+}
+
+/// Classifies one JSON-RPC message (not a batch).
+pub(crate) fn classify(message: Value) -> Incoming {
+    let Value::Object(mut object) = message else {
+        return Incoming::Invalid {
+            id: Value::Null,
+            error: RpcError::new(INVALID_REQUEST, "Invalid request: a JSON-RPC message must be an object"),
+        };
+    };
+    let id = object.remove("id");
+    let usable_id = match &id {
+        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
+        _ => Value::Null,
+    };
+    let invalid = |message: &str| Incoming::Invalid {
+        id: usable_id.clone(),
+        error: RpcError::new(INVALID_REQUEST, format!("Invalid request: {message}")),
+    };
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return invalid("`jsonrpc` must be \"2.0\"");
+    }
+    let method = match object.remove("method") {
+        Some(Value::String(method)) => method,
+        Some(_) => return invalid("`method` must be a string"),
+        None if object.contains_key("result") || object.contains_key("error") => return Incoming::Response,
+        None => return invalid("a message needs a `method` (or a `result` or `error`, for a response)"),
+    };
+    let params = match object.remove("params") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(params)) => params,
+        Some(_) => {
+            return Incoming::Invalid {
+                id: usable_id,
+                error: RpcError::new(INVALID_PARAMS, "Invalid params: `params` must be an object"),
+            };
+        }
+    };
+    match id {
+        None => Incoming::Notification { method, params },
+        Some(Value::String(_) | Value::Number(_)) => Incoming::Request { id: usable_id, method, params },
+        Some(_) => invalid("`id` must be a string or a number"),
+    }
+}
+
+/// A success response.
+pub(crate) fn result_message(id: &Value, result: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+}
+
+/// An error response.
+pub(crate) fn error_message(id: &Value, error: &RpcError) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "error": error.to_value() })
+}
+
+/// A notification.
+pub(crate) fn notification_message(method: &str, params: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "method": method, "params": params })
+}

@@ -1,0 +1,197 @@
+//! Serving a toolbox over MCP, for both eras of the protocol: legacy clients
+//! open with `initialize` (2024-11-05 to 2025-11-25), modern clients send a
+//! per-request `_meta` (2026-07-28). One process answers both.
+
+mod cli;
+mod connection;
+mod engine;
+pub mod jsonrpc;
+mod lines;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite};
+
+pub use engine::{
+    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
+    SUBSCRIPTION_ID_KEY, ServerInfo,
+};
+
+use crate::mcp::Icon;
+use crate::toolbox::Toolbox;
+use engine::Engine;
+
+/// The longest message a server reads unless told otherwise: 16 MiB.
+pub const DEFAULT_MESSAGE_LIMIT: usize = 16 * 1024 * 1024;
+
+/// An MCP server for a [`Toolbox`].
+///
+/// Its name and version default to the package that defined the toolbox's
+/// first tool (your crate, not codeagent); set them with [`name`](Server::name)
+/// and [`version`](Server::version).
+///
+/// ```no_run
+/// # async fn example(toolbox: codeagent_core::toolbox::Toolbox) -> std::io::Result<()> {
+/// use codeagent_core::server::Server;
+///
+/// Server::new(toolbox).instructions("Tools for sales data.").serve_stdio().await
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Server {
+    engine: Engine,
+    message_limit: usize,
+}
+
+impl Server {
+    /// A server for `toolbox`.
+    pub fn new(toolbox: Toolbox) -> Self {
+        let (name, version) =
+            toolbox.origin().map_or_else(default_identity, |(name, version)| (name.to_owned(), version.to_owned()));
+        Server {
+            engine: Engine {
+                toolbox,
+                info: ServerInfo {
+                    name,
+                    version,
+                    title: None,
+                    description: None,
+                    website_url: None,
+                    icons: Vec::new(),
+                },
+                instructions: None,
+                discover_ttl: Duration::from_secs(3600),
+            },
+            message_limit: DEFAULT_MESSAGE_LIMIT,
+        }
+    }
+
+    /// Sets the server's programmatic name.
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.engine.info.name = name.into();
+        self
+    }
+
+    /// Sets the server's version.
+    #[must_use]
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.engine.info.version = version.into();
+        self
+    }
+
+    /// Sets the display title (sent from 2025-06-18).
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.engine.info.title = Some(title.into());
+        self
+    }
+
+    /// Sets the description (sent from 2025-11-25).
+    #[must_use]
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.engine.info.description = Some(description.into());
+        self
+    }
+
+    /// Sets the website (sent from 2025-11-25).
+    #[must_use]
+    pub fn website_url(mut self, url: impl Into<String>) -> Self {
+        self.engine.info.website_url = Some(url.into());
+        self
+    }
+
+    /// Adds an icon (sent from 2025-11-25).
+    #[must_use]
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.engine.info.icons.push(icon);
+        self
+    }
+
+    /// Sets the instructions clients may show the model.
+    #[must_use]
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.engine.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Sets how long clients may cache `server/discover` (an hour unless set).
+    #[must_use]
+    pub fn discover_ttl(mut self, ttl: Duration) -> Self {
+        self.engine.discover_ttl = ttl;
+        self
+    }
+
+    /// Sets the longest message read, in bytes (16 MiB unless set). A longer
+    /// line is answered with an error and skipped, never buffered whole.
+    #[must_use]
+    pub fn message_limit(mut self, bytes: usize) -> Self {
+        self.message_limit = bytes.max(1);
+        self
+    }
+
+    /// The toolbox served.
+    pub fn toolbox(&self) -> &Toolbox {
+        &self.engine.toolbox
+    }
+
+    /// The server's identity.
+    pub fn info(&self) -> &ServerInfo {
+        &self.engine.info
+    }
+
+    fn engine(&self) -> Arc<Engine> {
+        Arc::new(self.engine.clone())
+    }
+
+    /// Serves one client over `reader` and `writer`, newline-delimited
+    /// JSON-RPC, until `reader` ends. Requests still running then finish and
+    /// are answered before this returns.
+    pub async fn serve<R, W>(&self, reader: R, writer: W) -> std::io::Result<()>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        connection::serve_connection(self.engine(), reader, writer, self.message_limit).await
+    }
+
+    /// Serves one client on standard input and output. Nothing but MCP
+    /// messages is written to standard output; logs go to standard error.
+    pub async fn serve_stdio(&self) -> std::io::Result<()> {
+        self.serve(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// The standard entry point: a small command line around the server.
+    ///
+    /// - no flag: serve MCP on stdio (when stdin is a terminal, first say on
+    ///   standard error what this is and how to try it);
+    /// - `--list [--protocol VERSION]`: print the `tools/list` result;
+    /// - `--call NAME 'ARGS_JSON'`: run one tool and print its tool-result event
+    ///   (the three channels);
+    /// - `--help`.
+    pub async fn run(self) -> std::io::Result<()> {
+        cli::run(self, std::env::args().skip(1).collect()).await
+    }
+}
+
+impl Toolbox {
+    /// Serves this toolbox on stdio with a default [`Server`].
+    pub async fn serve_stdio(self) -> std::io::Result<()> {
+        Server::new(self).serve_stdio().await
+    }
+
+    /// The standard entry point, [`Server::run`], with a default server.
+    pub async fn run(self) -> std::io::Result<()> {
+        Server::new(self).run().await
+    }
+}
+
+/// The executable's name and an unknown version, when no tool says which crate it is.
+fn default_identity() -> (String, String) {
+    let name = std::env::current_exe()
+        .ok()
+        .and_then(|path| path.file_stem().map(|stem| stem.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "codeagent-server".to_owned());
+    (name, "0.0.0".to_owned())
+}

@@ -1,0 +1,198 @@
+//! A gallery of codeagent tools served over MCP: one tool per kind of output,
+//! plus progress and cancellation.
+//!
+//! ```sh
+//! cargo run --example gallery                   # serve MCP on stdio
+//! cargo run --example gallery -- --list         # print the tools/list result
+//! cargo run --example gallery -- --call add '{"a": 2, "b": 3}'
+//! ```
+
+use std::time::Duration;
+
+use codeagent::Server;
+use codeagent::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[path = "gallery/png.rs"]
+mod png;
+
+/// Add two integers.
+#[tool(read_only, idempotent, open_world = false)]
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+/// Greet someone by name, as plain text.
+#[tool(title = "Greeting", read_only)]
+fn greet(
+    /// Who to greet.
+    name: String,
+) -> Text {
+    Text::new(format!("Hello, {name}!")).title("Greeting")
+}
+
+/// A sales region.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum Region {
+    North,
+    South,
+    East,
+    West,
+}
+
+#[derive(Serialize)]
+struct Sale {
+    region: Region,
+    product: &'static str,
+    units: u32,
+    revenue: f64,
+}
+
+const SALES: [Sale; 6] = [
+    Sale { region: Region::North, product: "kettle", units: 120, revenue: 3600.0 },
+    Sale { region: Region::North, product: "toaster", units: 80, revenue: 2000.0 },
+    Sale { region: Region::South, product: "kettle", units: 95, revenue: 2850.0 },
+    Sale { region: Region::East, product: "blender", units: 40, revenue: 2400.0 },
+    Sale { region: Region::West, product: "toaster", units: 150, revenue: 3750.0 },
+    Sale { region: Region::West, product: "kettle", units: 60, revenue: 1800.0 },
+];
+
+/// List sales records as a table, optionally for one region.
+///
+/// The model sees a bounded Markdown table; hosts get the full table.
+#[tool(title = "Sales table", read_only)]
+fn sales_table(
+    /// Only this region; all regions when absent.
+    region: Option<Region>,
+) -> Result<Table, ToolError> {
+    let rows: Vec<&Sale> = SALES.iter().filter(|sale| region.is_none_or(|region| sale.region == region)).collect();
+    Ok(Table::from_rows(&rows)?.title("Sales").icon("table"))
+}
+
+/// Draw a bar chart of revenue per region as a PNG image.
+#[tool(title = "Revenue chart", read_only)]
+fn revenue_chart() -> Result<Image, ToolError> {
+    let mut totals = [0.0_f64; 4];
+    for sale in &SALES {
+        totals[sale.region as usize] += sale.revenue;
+    }
+    let bytes = png::bar_chart(&totals, 160, 100);
+    Ok(Image::from_bytes(bytes, "image/png")?
+        .output("Revenue per region: north, south, east, west (left to right).")
+        .title("Revenue by region"))
+}
+
+/// Show a Rust function that adds two numbers.
+#[tool(read_only)]
+fn show_code() -> Code {
+    Code::new("fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n")
+        .lang("rust")
+        .filename("src/add.rs")
+        .output("add(2, 3) == 5")
+}
+
+/// Show the change that renames a function.
+#[tool(read_only)]
+fn show_diff() -> Diff {
+    let old = "fn sum(a: i64, b: i64) -> i64 {\n    a + b\n}\n";
+    let new = "fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n";
+    Diff::new(old, new).path("src/add.rs")
+}
+
+/// Divide two numbers; dividing by zero is a tool error the model can read.
+#[tool(read_only)]
+fn divide(
+    /// The dividend.
+    numerator: f64,
+    /// The divisor; must not be zero.
+    denominator: f64,
+) -> Result<f64, ToolError> {
+    if denominator == 0.0 {
+        return Err(ToolError::new("cannot divide by zero").detail("pass a non-zero `denominator`"));
+    }
+    Ok(numerator / denominator)
+}
+
+/// Revenue statistics for a region.
+#[derive(Serialize, JsonSchema)]
+struct RegionStats {
+    /// The region.
+    region: Region,
+    /// Units sold.
+    units: u32,
+    /// Revenue in euros.
+    revenue: f64,
+}
+
+/// Structured statistics for one region.
+#[tool(title = "Region statistics", read_only)]
+fn region_stats(
+    /// The region to summarise.
+    region: Region,
+) -> Json<RegionStats> {
+    let sales = SALES.iter().filter(|sale| sale.region == region);
+    let (units, revenue) = sales.fold((0, 0.0), |(units, revenue), sale| (units + sale.units, revenue + sale.revenue));
+    Json(RegionStats { region, units, revenue })
+}
+
+/// Count to `steps`, reporting progress after each step.
+#[tool]
+async fn count_with_progress(
+    /// How many steps (1 to 100).
+    #[schemars(range(min = 1, max = 100))]
+    steps: u32,
+    ctx: &Context,
+) -> String {
+    for step in 1..=steps {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        ctx.progress(f64::from(step), Some(f64::from(steps)), Some(&format!("step {step} of {steps}")));
+    }
+    ctx.info(format!("counted to {steps}"));
+    format!("Counted to {steps}.")
+}
+
+/// Wait for `seconds`, or until the client cancels.
+#[tool]
+async fn slow(
+    /// How long to wait (at most 600 seconds).
+    #[schemars(range(min = 0.0, max = 600.0))]
+    seconds: f64,
+    ctx: &Context,
+) -> Result<String, ToolError> {
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_secs_f64(seconds)) => Ok(format!("Waited {seconds} seconds.")),
+        () = ctx.cancelled() => Err(ToolError::new("cancelled")),
+    }
+}
+
+/// The gallery's tools.
+fn toolbox() -> Toolbox {
+    Toolbox::new()
+        .tool(add)
+        .tool(greet)
+        .tool(sales_table)
+        .tool(revenue_chart)
+        .tool(show_code)
+        .tool(show_diff)
+        .tool(divide)
+        .tool(region_stats)
+        .tool(count_with_progress)
+        .tool(slow)
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    Server::new(toolbox())
+        .name("codeagent-gallery")
+        .title("codeagent gallery")
+        .instructions("Example tools, one per kind of output: text, table, image, code, diff, error, JSON.")
+        .run()
+        .await
+}

@@ -1,0 +1,8 @@
+use codeagent::prelude::*;
+
+#[tool]
+fn add(a: i64, #[serde(rename = "a")] b: i64) -> i64 {
+    a + b
+}
+
+fn main() {}

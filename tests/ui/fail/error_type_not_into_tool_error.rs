@@ -1,0 +1,10 @@
+use codeagent::prelude::*;
+
+struct Oops;
+
+#[tool]
+fn risky() -> Result<String, Oops> {
+    Err(Oops)
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use codeagent::prelude::*;
+
+#[tool(meta(owner = ["team"]))]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use codeagent::prelude::*;
+
+#[tool(name = "add numbers")]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use codeagent::prelude::*;
+
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[tool]
+fn norm(point: Point) -> f64 {
+    point.x.hypot(point.y)
+}
+
+fn main() {}

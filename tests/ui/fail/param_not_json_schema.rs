@@ -1,0 +1,15 @@
+use codeagent::prelude::*;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[tool]
+fn norm(point: Point) -> f64 {
+    point.x.hypot(point.y)
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use codeagent::prelude::*;
+
+#[tool]
+fn greet() -> impl IntoToolResult {
+    "hello"
+}
+
+fn main() {}

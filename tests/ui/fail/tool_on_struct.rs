@@ -1,0 +1,6 @@
+use codeagent::prelude::*;
+
+#[tool]
+struct Add;
+
+fn main() {}

@@ -1,0 +1,13 @@
+use codeagent::prelude::*;
+
+struct Calculator;
+
+#[toolbox]
+impl Calculator {
+    #[tool(crate = "::codeagent")]
+    fn add(&self, a: i64, b: i64) -> i64 {
+        a + b
+    }
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use codeagent::prelude::*;
+
+struct Calculator<T>(T);
+
+#[toolbox]
+impl<T: Send + Sync + 'static> Calculator<T> {
+    #[tool]
+    fn add(&self, a: i64, b: i64) -> i64 {
+        a + b
+    }
+}
+
+fn main() {}

@@ -1,0 +1,16 @@
+use codeagent::prelude::*;
+
+struct Counter {
+    hits: u64,
+}
+
+#[toolbox]
+impl Counter {
+    #[tool]
+    fn hit(&mut self) -> u64 {
+        self.hits += 1;
+        self.hits
+    }
+}
+
+fn main() {}

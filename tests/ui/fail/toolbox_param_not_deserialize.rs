@@ -1,0 +1,18 @@
+use codeagent::prelude::*;
+
+struct Calculator;
+
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[toolbox]
+impl Calculator {
+    #[tool]
+    fn norm(&self, point: Point) -> f64 {
+        point.x.hypot(point.y)
+    }
+}
+
+fn main() {}

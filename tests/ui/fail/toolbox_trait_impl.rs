@@ -1,0 +1,17 @@
+use codeagent::prelude::*;
+
+struct Calculator;
+
+trait Adds {
+    fn add(&self, a: i64, b: i64) -> i64;
+}
+
+#[toolbox]
+impl Adds for Calculator {
+    #[tool]
+    fn add(&self, a: i64, b: i64) -> i64 {
+        a + b
+    }
+}
+
+fn main() {}

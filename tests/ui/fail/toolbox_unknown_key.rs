@@ -1,0 +1,13 @@
+use codeagent::prelude::*;
+
+struct Calculator;
+
+#[toolbox(name = "calc")]
+impl Calculator {
+    #[tool]
+    fn add(&self, a: i64, b: i64) -> i64 {
+        a + b
+    }
+}
+
+fn main() {}

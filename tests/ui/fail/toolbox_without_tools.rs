@@ -1,0 +1,12 @@
+use codeagent::prelude::*;
+
+struct Calculator;
+
+#[toolbox]
+impl Calculator {
+    fn add(&self, a: i64, b: i64) -> i64 {
+        a + b
+    }
+}
+
+fn main() {}
