@@ -8,9 +8,10 @@ use super::Server;
 use crate::mcp::ProtocolVersion;
 
 const USAGE: &str = "\
-usage: SERVER [--list [--protocol VERSION] | --call NAME [ARGS_JSON] | --help]
+usage: SERVER [--http ADDR | --list [--protocol VERSION] | --call NAME [ARGS_JSON] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
+  --http ADDR                  serve MCP over Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)
   --list [--protocol VERSION]  print the tools/list result (default version: the latest)
   --call NAME [ARGS_JSON]      run one tool and print its tool-result event JSON
   --help                       show this help";
@@ -19,6 +20,7 @@ usage: SERVER [--list [--protocol VERSION] | --call NAME [ARGS_JSON] | --help]
 #[derive(Debug, PartialEq)]
 enum Command {
     Serve,
+    Http(std::net::SocketAddr),
     List(ProtocolVersion),
     Call { name: String, arguments: Value },
     Help,
@@ -29,6 +31,10 @@ fn parse(args: &[String]) -> Result<Command, String> {
     let command = match args.next() {
         None => return Ok(Command::Serve),
         Some("--help" | "-h") => Command::Help,
+        Some("--http") => {
+            let address = args.next().ok_or("--http needs an address such as 127.0.0.1:8080")?;
+            Command::Http(address.parse().map_err(|_| format!("`{address}` is not an address such as 127.0.0.1:8080"))?)
+        }
         Some("--list") => {
             let version = match (args.next(), args.next()) {
                 (None, _) => ProtocolVersion::LATEST,
@@ -67,6 +73,7 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> std::io::Result<()
     };
     match command {
         Command::Help => println!("{USAGE}"),
+        Command::Http(address) => serve_http(&server, address).await?,
         Command::List(version) => {
             let listing = full_listing(&server, version);
             println!("{}", serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?);
@@ -102,6 +109,20 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> std::io::Result<()
         }
     }
     Ok(())
+}
+
+#[cfg(feature = "http")]
+async fn serve_http(server: &Server, address: std::net::SocketAddr) -> std::io::Result<()> {
+    let options = super::http::HttpOptions::new();
+    let options = if address.ip().is_loopback() { options } else { options.any_host() };
+    eprintln!("{} {} serving MCP at http://{address}/mcp", server.info().name, server.info().version);
+    server.serve_http(address, options).await
+}
+
+#[cfg(not(feature = "http"))]
+async fn serve_http(_: &Server, _: std::net::SocketAddr) -> std::io::Result<()> {
+    eprintln!("error: this server was built without the `http` feature of codeagent");
+    std::process::exit(2);
 }
 
 /// Every page of the listing, as one result.
@@ -144,6 +165,8 @@ mod tests {
     #[test]
     fn parses_the_commands_and_refuses_the_rest() {
         assert_eq!(parse(&args(&[])), Ok(Command::Serve));
+        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000"])), Ok(Command::Http("127.0.0.1:9000".parse().unwrap())));
+        assert!(parse(&args(&["--http", "nowhere"])).unwrap_err().contains("not an address"));
         assert_eq!(parse(&args(&["--list"])), Ok(Command::List(ProtocolVersion::LATEST)));
         assert_eq!(
             parse(&args(&["--list", "--protocol", "2025-03-26"])),

@@ -5,6 +5,8 @@
 mod cli;
 mod connection;
 mod engine;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod jsonrpc;
 mod lines;
 

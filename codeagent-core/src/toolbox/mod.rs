@@ -1,5 +1,7 @@
 //! Toolboxes: named tools with their schemas, listings and calls.
 
+#[doc(hidden)]
+pub mod check;
 mod constraints;
 mod context;
 mod decode;
@@ -20,7 +22,7 @@ pub use context::{Cancellation, Context, LogLevel, Notifier, RequestInfo};
 pub use decode::decode_arguments;
 pub use param::{Injected, State, ToolCall, ToolParam};
 pub use run::run_blocking;
-pub use schema::client_compatible;
+pub use schema::{HeaderParam, client_compatible};
 pub use tool::{Tool, ToolFuture, ToolSpec};
 
 use param::StateMap;
@@ -349,6 +351,11 @@ impl Toolbox {
         };
         let call = ToolCall { arguments, context, state: Arc::clone(&registry.state) };
         Ok((Box::pin(CatchPanic(tool.call(call))), Arc::clone(tool)))
+    }
+
+    /// Tool `name`, when there is one.
+    pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        self.snapshot().find(name).cloned()
     }
 
     /// The definition of tool `name`, when there is one.

@@ -64,6 +64,42 @@ fn strip_injected(root: &mut Map<String, Value>) {
     }
 }
 
+/// An argument a client mirrors into an HTTP header, as the input schema's
+/// `x-mcp-header` annotation says (2026-07-28 Streamable HTTP).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderParam {
+    /// The property names leading from the root to the argument.
+    pub path: Vec<String>,
+    /// The header: `Mcp-Param-` followed by the annotation's value.
+    pub header: String,
+}
+
+/// The `x-mcp-header` annotations of an input schema that the spec allows:
+/// on properties reached through `properties` only, whose value is a token
+/// (RFC 9110), unique regardless of case. Others are ignored.
+pub(crate) fn header_params(schema: &Value) -> Vec<HeaderParam> {
+    fn walk(schema: &Value, path: &mut Vec<String>, found: &mut Vec<HeaderParam>) {
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
+        for (name, property) in properties {
+            path.push(name.clone());
+            if let Some(header) = property.get("x-mcp-header").and_then(Value::as_str) {
+                let token = !header.is_empty()
+                    && header.bytes().all(|byte| byte.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&byte));
+                let unique =
+                    !found.iter().any(|param| param.header.eq_ignore_ascii_case(&format!("Mcp-Param-{header}")));
+                if token && unique {
+                    found.push(HeaderParam { path: path.clone(), header: format!("Mcp-Param-{header}") });
+                }
+            }
+            walk(property, path, found);
+            path.pop();
+        }
+    }
+    let mut found = Vec::new();
+    walk(schema, &mut Vec::new(), &mut found);
+    found
+}
+
 /// Whether a schema constrains values beyond their types anywhere.
 pub(crate) fn has_constraints(schema: &Value) -> bool {
     match schema {

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use super::ToolCall;
-use super::schema::{has_constraints, input_schema_for};
+use super::schema::{HeaderParam, has_constraints, header_params, input_schema_for};
 use crate::mcp::{Icon, ToolAnnotations, ToolDefinition};
 use crate::output::IntoToolResult;
 use crate::result::ToolResult;
@@ -34,6 +34,7 @@ pub trait Tool: Send + Sync + 'static {
 pub struct ToolSpec {
     definition: ToolDefinition,
     origin: Option<(&'static str, &'static str)>,
+    header_params: Vec<HeaderParam>,
     constrained: bool,
     allow_unknown_arguments: bool,
 }
@@ -47,6 +48,7 @@ impl ToolSpec {
         let input_schema = input_schema_for::<A>();
         ToolSpec {
             constrained: has_constraints(&input_schema),
+            header_params: header_params(&input_schema),
             definition: ToolDefinition::new(name, input_schema),
             origin: None,
             allow_unknown_arguments: false,
@@ -133,6 +135,11 @@ impl ToolSpec {
     /// Whether arguments the schema does not name are accepted.
     pub fn allows_unknown_arguments(&self) -> bool {
         self.allow_unknown_arguments
+    }
+
+    /// The arguments mirrored into HTTP headers (`x-mcp-header`, 2026-07-28).
+    pub fn header_params(&self) -> &[HeaderParam] {
+        &self.header_params
     }
 
     pub(crate) fn is_constrained(&self) -> bool {

@@ -1,0 +1,170 @@
+//! What every HTTP request passes before its body is read: Host and Origin
+//! checks against DNS rebinding, and the authorisation hook.
+
+use std::sync::Arc;
+
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use super::respond::rpc_error;
+use crate::server::jsonrpc::{INVALID_REQUEST, RpcError};
+
+/// Decides whether a request may reach the server, from its headers.
+///
+/// ```
+/// use codeagent_core::server::http::{Authorize, BearerToken};
+/// use axum::http::HeaderMap;
+///
+/// let check = BearerToken::new("s3cret");
+/// let mut headers = HeaderMap::new();
+/// assert!(check.authorize(&headers).is_err());
+/// headers.insert("authorization", "Bearer s3cret".parse().unwrap());
+/// assert!(check.authorize(&headers).is_ok());
+/// ```
+pub trait Authorize: Send + Sync + 'static {
+    /// `Ok` to let the request through.
+    fn authorize(&self, headers: &HeaderMap) -> Result<(), Unauthorized>;
+}
+
+impl<F> Authorize for F
+where
+    F: Fn(&HeaderMap) -> Result<(), Unauthorized> + Send + Sync + 'static,
+{
+    fn authorize(&self, headers: &HeaderMap) -> Result<(), Unauthorized> {
+        self(headers)
+    }
+}
+
+/// A refused request: 401 (with a `WWW-Authenticate` challenge) or 403.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unauthorized {
+    /// The status: 401 when credentials are missing or wrong, 403 when they
+    /// are valid but not enough.
+    pub status: u16,
+    /// What the client is told.
+    pub message: String,
+    /// The `WWW-Authenticate` header of a 401.
+    pub challenge: Option<String>,
+}
+
+impl Unauthorized {
+    /// A 401 with a `Bearer` challenge.
+    pub fn bearer(message: impl Into<String>) -> Self {
+        Unauthorized { status: 401, message: message.into(), challenge: Some("Bearer".to_owned()) }
+    }
+
+    /// A 403.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Unauthorized { status: 403, message: message.into(), challenge: None }
+    }
+}
+
+/// The example hook: requests must carry `Authorization: Bearer <token>`.
+#[derive(Clone)]
+pub struct BearerToken {
+    token: Arc<str>,
+}
+
+impl BearerToken {
+    /// Accepts exactly `token`.
+    pub fn new(token: impl Into<String>) -> Self {
+        BearerToken { token: Arc::from(token.into()) }
+    }
+}
+
+impl std::fmt::Debug for BearerToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BearerToken(..)")
+    }
+}
+
+impl Authorize for BearerToken {
+    fn authorize(&self, headers: &HeaderMap) -> Result<(), Unauthorized> {
+        let given = headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok());
+        let Some(given) = given.and_then(|value| value.strip_prefix("Bearer ")) else {
+            return Err(Unauthorized::bearer("Unauthorized: send `Authorization: Bearer <token>`"));
+        };
+        if constant_time_eq(given.trim().as_bytes(), self.token.as_bytes()) {
+            Ok(())
+        } else {
+            Err(Unauthorized::bearer("Unauthorized: the bearer token is not valid"))
+        }
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |difference, (x, y)| difference | (x ^ y)) == 0
+}
+
+/// The hosts a loopback server answers to: any port of these.
+pub(crate) const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
+
+/// Host and Origin allow-lists; `None` disables that check.
+#[derive(Clone, Debug)]
+pub(crate) struct AllowList {
+    pub(crate) hosts: Option<Vec<String>>,
+    pub(crate) origins: Option<Vec<String>>,
+}
+
+impl AllowList {
+    /// Refuses (403, JSON-RPC error body) a Host or Origin outside the lists.
+    pub(crate) fn check(&self, headers: &HeaderMap) -> Result<(), Response> {
+        if let Some(hosts) = &self.hosts {
+            let host = headers.get(header::HOST).and_then(|value| value.to_str().ok()).unwrap_or_default();
+            if !matches_host(hosts, host_name(host)) {
+                return Err(forbidden(&format!("Forbidden: Host `{host}` is not allowed")));
+            }
+        }
+        if let (Some(origins), Some(origin)) = (&self.origins, headers.get(header::ORIGIN)) {
+            let origin = origin.to_str().unwrap_or_default();
+            let host = origin.split_once("://").map_or("", |(_, rest)| rest);
+            if origin == "null" || !matches_host(origins, host_name(host)) {
+                return Err(forbidden(&format!("Forbidden: Origin `{origin}` is not allowed")));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn forbidden(message: &str) -> Response {
+    rpc_error(StatusCode::FORBIDDEN, &Value::Null, &RpcError::new(INVALID_REQUEST, message))
+}
+
+/// `example.com:8080` as `example.com`, `[::1]:80` as `[::1]`.
+fn host_name(authority: &str) -> &str {
+    let authority = authority.split('/').next().unwrap_or_default();
+    if authority.starts_with('[') {
+        return authority.split_inclusive(']').next().unwrap_or(authority);
+    }
+    authority.split(':').next().unwrap_or(authority)
+}
+
+fn matches_host(allowed: &[String], host: &str) -> bool {
+    !host.is_empty() && allowed.iter().any(|allowed| allowed.eq_ignore_ascii_case(host))
+}
+
+/// The response for a refusal of the authorisation hook.
+pub(crate) fn unauthorized(refusal: &Unauthorized) -> Response {
+    let status = StatusCode::from_u16(refusal.status).unwrap_or(StatusCode::UNAUTHORIZED);
+    let mut response = rpc_error(status, &Value::Null, &RpcError::new(INVALID_REQUEST, refusal.message.clone()));
+    if let Some(challenge) = &refusal.challenge
+        && let Ok(value) = challenge.parse()
+    {
+        response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+    }
+    response.into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_name;
+
+    #[test]
+    fn host_names_drop_the_port() {
+        assert_eq!(host_name("127.0.0.1:8080"), "127.0.0.1");
+        assert_eq!(host_name("[::1]:80"), "[::1]");
+        assert_eq!(host_name("localhost"), "localhost");
+        assert_eq!(host_name("evil.example.com/path"), "evil.example.com");
+    }
+}

@@ -1,0 +1,183 @@
+//! MCP over Streamable HTTP, for both eras, on axum.
+//!
+//! - Legacy (2025-03-26 to 2025-11-25): `initialize` opens a session
+//!   (`Mcp-Session-Id`), ended by DELETE; POSTed requests are answered as JSON,
+//!   or as an SSE stream carrying their progress and log notifications; GET
+//!   opens the session's stream of server notifications.
+//! - Modern (2026-07-28): stateless POSTs whose `MCP-Protocol-Version`,
+//!   `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` headers must match the body.
+//!   No per-process state is kept, so instances can sit behind a load balancer.
+//!
+//! Every request first passes the Host/Origin allow-list (against DNS
+//! rebinding: only localhost when bound to loopback, unless configured), the
+//! authorisation hook, a body size limit and a timeout.
+
+mod exchange;
+mod guard;
+mod headers;
+mod respond;
+mod routes;
+mod session;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::post;
+
+pub use guard::{Authorize, BearerToken, Unauthorized};
+
+use super::Server;
+use super::engine::Engine;
+use guard::{AllowList, LOOPBACK_HOSTS};
+use session::Sessions;
+
+/// How the HTTP endpoint behaves.
+///
+/// ```
+/// use std::time::Duration;
+/// use codeagent_core::server::http::{BearerToken, HttpOptions};
+///
+/// let options = HttpOptions::new()
+///     .allow_hosts(["mcp.example.com"])
+///     .authorize(BearerToken::new("s3cret"))
+///     .body_limit(1 << 20)
+///     .request_timeout(Duration::from_secs(30));
+/// ```
+#[derive(Clone)]
+pub struct HttpOptions {
+    path: String,
+    hosts: Option<Vec<String>>,
+    origins: Option<Vec<String>>,
+    authorizer: Option<Arc<dyn Authorize>>,
+    body_limit: usize,
+    request_timeout: Duration,
+    keep_alive: Duration,
+    session_idle: Duration,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        HttpOptions::new()
+    }
+}
+
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field("path", &self.path)
+            .field("hosts", &self.hosts)
+            .field("origins", &self.origins)
+            .field("authorized", &self.authorizer.is_some())
+            .field("body_limit", &self.body_limit)
+            .field("request_timeout", &self.request_timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpOptions {
+    /// The defaults: endpoint `/mcp`, localhost-only Host and Origin checks,
+    /// no authorisation, 4 MiB bodies, a 5-minute request timeout.
+    pub fn new() -> Self {
+        let loopback: Vec<String> = LOOPBACK_HOSTS.iter().map(|host| (*host).to_owned()).collect();
+        HttpOptions {
+            path: "/mcp".to_owned(),
+            hosts: Some(loopback.clone()),
+            origins: Some(loopback),
+            authorizer: None,
+            body_limit: 4 * 1024 * 1024,
+            request_timeout: Duration::from_secs(300),
+            keep_alive: Duration::from_secs(15),
+            session_idle: Duration::from_secs(3600),
+        }
+    }
+
+    /// Serves the endpoint at `path` instead of `/mcp`.
+    #[must_use]
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// Answers only requests whose `Host` names one of `hosts` (any port), and
+    /// browser requests whose `Origin` does.
+    #[must_use]
+    pub fn allow_hosts<S: Into<String>>(mut self, hosts: impl IntoIterator<Item = S>) -> Self {
+        let hosts: Vec<String> = hosts.into_iter().map(Into::into).collect();
+        self.origins = Some(hosts.clone());
+        self.hosts = Some(hosts);
+        self
+    }
+
+    /// Accepts any `Host` (for a server behind a proxy that checks it) while
+    /// still refusing browser `Origin`s outside the allow-list.
+    #[must_use]
+    pub fn any_host(mut self) -> Self {
+        self.hosts = None;
+        self
+    }
+
+    /// Runs `authorizer` on every request before anything else is read.
+    #[must_use]
+    pub fn authorize(mut self, authorizer: impl Authorize) -> Self {
+        self.authorizer = Some(Arc::new(authorizer));
+        self
+    }
+
+    /// The largest request body, in bytes (4 MiB unless set); larger gets 413.
+    #[must_use]
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// How long a request may take, body and tool call together (5 minutes
+    /// unless set); after that the tool is cancelled and an error returned.
+    #[must_use]
+    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// How long a legacy session may stay unused before it expires (an hour).
+    #[must_use]
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.session_idle = timeout;
+        self
+    }
+}
+
+/// The shared state of an endpoint.
+pub(crate) struct Http {
+    engine: Arc<Engine>,
+    options: HttpOptions,
+    allow: AllowList,
+    sessions: Sessions,
+}
+
+impl Server {
+    /// The MCP endpoint as an axum router, to mount in an application or to
+    /// serve with [`Server::serve_http`].
+    pub fn http_router(&self, options: HttpOptions) -> Router {
+        let path = options.path.clone();
+        let http = Http {
+            engine: self.engine(),
+            allow: AllowList { hosts: options.hosts.clone(), origins: options.origins.clone() },
+            sessions: Sessions::new(options.session_idle),
+            options,
+        };
+        Router::new()
+            .route(&path, post(routes::post).get(routes::get).delete(routes::delete))
+            .with_state(Arc::new(http))
+    }
+
+    /// Serves the MCP endpoint over HTTP at `address` until the process ends.
+    /// Bound to a loopback address, only `localhost` Host and Origin headers
+    /// are accepted unless `options` say otherwise.
+    pub async fn serve_http(&self, address: SocketAddr, options: HttpOptions) -> std::io::Result<()> {
+        let listener = tokio::net::TcpListener::bind(address).await?;
+        tracing::info!("serving MCP over HTTP at http://{}{}", listener.local_addr()?, options.path);
+        axum::serve(listener, self.http_router(options)).await
+    }
+}

@@ -1,0 +1,31 @@
+//! HTTP responses carrying JSON-RPC messages.
+
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use crate::server::jsonrpc::{METHOD_NOT_FOUND, RpcError, error_message};
+
+/// A JSON body with `status`.
+pub(crate) fn json(status: StatusCode, message: &Value) -> Response {
+    let mut response = (status, Body::from(message.to_string())).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// A JSON-RPC error with `status`.
+pub(crate) fn rpc_error(status: StatusCode, id: &Value, error: &RpcError) -> Response {
+    json(status, &error_message(id, error))
+}
+
+/// The status for a JSON-RPC error a method answered with: 404 for an unknown
+/// method (so clients tell it from a legacy 404), 200 otherwise.
+pub(crate) fn status_for(error: &RpcError) -> StatusCode {
+    if error.code == METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::OK }
+}
+
+/// 202 Accepted, no body: a notification or response was received.
+pub(crate) fn accepted() -> Response {
+    StatusCode::ACCEPTED.into_response()
+}

@@ -1,0 +1,135 @@
+//! The server the official MCP conformance suite runs against: the tools its
+//! scenarios call, each answering as the scenario expects.
+//!
+//! ```sh
+//! cargo run --example conformance -- --http 127.0.0.1:3001   # endpoint http://127.0.0.1:3001/mcp
+//! ```
+
+use std::time::Duration;
+
+use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent};
+use codeagent::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A 1×1 red PNG.
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+/// A minimal WAV file.
+const WAV: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
+
+/// Returns a simple text response.
+#[tool]
+fn test_simple_text() -> &'static str {
+    "This is a simple text response for testing."
+}
+
+/// Returns an image content block.
+#[tool]
+fn test_image_content() -> Result<CallToolResult, InvalidContent> {
+    CallToolResult::from_content(ContentBlock::image(PNG, "image/png")?)
+}
+
+/// Returns an audio content block.
+#[tool]
+fn test_audio_content() -> Result<CallToolResult, InvalidContent> {
+    CallToolResult::from_content(ContentBlock::audio(WAV, "audio/wav")?)
+}
+
+/// Returns an embedded text resource.
+#[tool]
+fn test_embedded_resource() -> Result<CallToolResult, InvalidContent> {
+    let resource = ContentBlock::embedded_text(
+        "test://embedded-resource",
+        "This is an embedded resource content.",
+        Some("text/plain".to_owned()),
+    )?;
+    CallToolResult::from_content(resource)
+}
+
+/// Returns text, an image and an embedded resource together.
+#[tool]
+fn test_multiple_content_types() -> Result<CallToolResult, InvalidContent> {
+    CallToolResult::from_content(vec![
+        ContentBlock::text("Multiple content types test:"),
+        ContentBlock::image(PNG, "image/png")?,
+        ContentBlock::embedded_text(
+            "test://mixed-content-resource",
+            r#"{"test":"data","value":123}"#,
+            Some("application/json".to_owned()),
+        )?,
+    ])
+}
+
+/// Sends three log messages while it runs.
+#[tool]
+async fn test_tool_with_logging(ctx: &Context) -> &'static str {
+    ctx.info("Tool execution started");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.info("Tool processing data");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.info("Tool execution completed");
+    "Tool with logging executed successfully"
+}
+
+/// Reports progress three times, then returns the progress token.
+#[tool]
+async fn test_tool_with_progress(ctx: &Context) -> String {
+    for step in [0.0, 50.0, 100.0] {
+        ctx.progress(step, Some(100.0), Some(&format!("Completed step {step} of 100")));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ctx.progress_token()
+        .map(|token| token.as_str().map_or_else(|| token.to_string(), str::to_owned))
+        .unwrap_or_default()
+}
+
+/// Always fails, as a tool error the model can read.
+#[tool]
+fn test_error_handling() -> Result<String, ToolError> {
+    Err(ToolError::new("This tool intentionally returns an error for testing"))
+}
+
+/// Completes after a short wait (the suite's reconnection scenario calls it).
+#[tool]
+async fn test_reconnection() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure."
+}
+
+/// A postal address.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[schemars(rename = "address")]
+struct Address {
+    /// The street.
+    street: Option<String>,
+    /// The city.
+    city: Option<String>,
+}
+
+/// Echoes its arguments; its input schema uses JSON Schema 2020-12 `$defs`.
+#[tool]
+fn json_schema_2020_12_tool(
+    /// A name.
+    name: Option<String>,
+    /// An address.
+    address: Option<Address>,
+) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "name": name, "address": address }))
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let toolbox = Toolbox::new()
+        .tool(test_simple_text)
+        .tool(test_image_content)
+        .tool(test_audio_content)
+        .tool(test_embedded_resource)
+        .tool(test_multiple_content_types)
+        .tool(test_tool_with_logging)
+        .tool(test_tool_with_progress)
+        .tool(test_error_handling)
+        .tool(test_reconnection)
+        .tool(json_schema_2020_12_tool);
+    codeagent::Server::new(toolbox).name("codeagent-conformance").run().await
+}
