@@ -84,6 +84,13 @@ async fn test_tool_with_progress(ctx: &Context) -> String {
         .unwrap_or_default()
 }
 
+/// Logs one message: clients of 2026-07-28 see it only if their request set `_meta` logLevel.
+#[tool]
+fn test_logging_tool(ctx: &Context) -> &'static str {
+    ctx.info("test_logging_tool ran");
+    "Logged one message."
+}
+
 /// Always fails, as a tool error the model can read.
 #[tool]
 fn test_error_handling() -> Result<String, ToolError> {
@@ -127,6 +134,7 @@ async fn main() -> std::io::Result<()> {
         .tool(test_embedded_resource)
         .tool(test_multiple_content_types)
         .tool(test_tool_with_logging)
+        .tool(test_logging_tool)
         .tool(test_tool_with_progress)
         .tool(test_error_handling)
         .tool(test_reconnection)

@@ -144,23 +144,31 @@ impl Engine {
     /// The era of a request with `method` and `params`: modern when its
     /// `_meta` names a protocol version, legacy otherwise (`initialize` always).
     pub(crate) fn era(&self, session: &Session, method: &str, params: &Map<String, Value>) -> Result<Era, RpcError> {
-        let meta = params.get("_meta").and_then(Value::as_object);
-        let modern_method = matches!(method, "server/discover" | "subscriptions/listen");
-        let Some(meta) = meta.filter(|meta| meta.contains_key(PROTOCOL_VERSION_KEY) && method != "initialize") else {
-            if modern_method {
-                return Err(missing_meta(PROTOCOL_VERSION_KEY));
-            }
-            let state = session.state();
-            return Ok(Era {
-                version: state.version.unwrap_or(ProtocolVersion::LATEST_LEGACY),
-                log_level: state.log_level.or(Some(LogLevel::Info)),
-            });
+        if is_modern_request(method, params) || matches!(method, "server/discover" | "subscriptions/listen") {
+            return self.modern_era(params);
+        }
+        let state = session.state();
+        Ok(Era {
+            version: state.version.unwrap_or(ProtocolVersion::LATEST_LEGACY),
+            log_level: state.log_level.or(Some(LogLevel::Info)),
+        })
+    }
+
+    /// The era of a request that must be modern: its `_meta` must carry a
+    /// supported version and the client's capabilities.
+    pub(crate) fn modern_era(&self, params: &Map<String, Value>) -> Result<Era, RpcError> {
+        let Some(meta) = params.get("_meta").and_then(Value::as_object) else {
+            return Err(missing_meta("_meta"));
         };
-        let Some(requested) = meta.get(PROTOCOL_VERSION_KEY).and_then(Value::as_str) else {
-            return Err(RpcError::new(
-                INVALID_PARAMS,
-                format!("Invalid params: `_meta.{PROTOCOL_VERSION_KEY}` must be a string"),
-            ));
+        let requested = match meta.get(PROTOCOL_VERSION_KEY) {
+            None => return Err(missing_meta(PROTOCOL_VERSION_KEY)),
+            Some(Value::String(requested)) => requested.as_str(),
+            Some(_) => {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    format!("Invalid params: `_meta.{PROTOCOL_VERSION_KEY}` must be a string"),
+                ));
+            }
         };
         if !meta.get(CLIENT_CAPABILITIES_KEY).is_some_and(Value::is_object) {
             return Err(missing_meta(CLIENT_CAPABILITIES_KEY));
@@ -191,7 +199,7 @@ impl Engine {
         context: impl FnOnce() -> Context,
     ) -> Action {
         let reply = match (method, era.is_modern()) {
-            ("initialize", _) => Ok(self.initialize(session, &params)),
+            ("initialize", false) => Ok(self.initialize(session, &params)),
             ("ping", false) => Ok(json!({})),
             ("logging/setLevel", false) => self.set_level(session, &params),
             ("server/discover", true) => Ok(self.discover()),
@@ -315,6 +323,13 @@ impl Engine {
         let schema = tool.spec().definition().output_schema.as_ref();
         self.finish(era, result.into_call_result().into_wire(era.version, schema))
     }
+}
+
+/// Whether a request is in the modern era: its `_meta` names a protocol
+/// version (`initialize` is always legacy).
+pub(crate) fn is_modern_request(method: &str, params: &Map<String, Value>) -> bool {
+    method != "initialize"
+        && params.get("_meta").and_then(Value::as_object).is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY))
 }
 
 fn missing_meta(key: &str) -> RpcError {

@@ -14,6 +14,8 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::respond::{json, status_for};
+use super::resume::resumable;
+use super::session::HttpSession;
 use crate::server::engine::{Action, Engine, Era, PendingCall, SUBSCRIPTION_ID_KEY};
 use crate::server::jsonrpc::{INTERNAL_ERROR, RpcError, error_message, notification_message, result_message};
 use crate::toolbox::{Cancellation, Notifier};
@@ -72,6 +74,9 @@ pub(crate) struct Reply {
     pub(crate) disconnect_cancels: bool,
     pub(crate) timeout: Duration,
     pub(crate) keep_alive: Duration,
+    /// Where the stream's events are kept for resumption (legacy sessions
+    /// from 2025-11-25 on), if anywhere.
+    pub(crate) logs: Option<Arc<HttpSession>>,
 }
 
 /// Answers `action` for request `reply.id`. `finished` runs when the request is
@@ -144,7 +149,10 @@ async fn call_response(
         let _ = last.send(response);
     });
     if reply.sse {
-        return sse(receiver, reply.keep_alive);
+        return match &reply.logs {
+            Some(session) => resumable(&session.logs, receiver, reply.keep_alive),
+            None => sse(receiver, reply.keep_alive),
+        };
     }
     drop(receiver);
     match last_receiver.await {

@@ -35,7 +35,7 @@ fn mismatch(message: String) -> RpcError {
 }
 
 /// Requires header `name` to be present and equal to `expected`.
-fn require(headers: &HeaderMap, name: &str, expected: &str) -> Result<(), RpcError> {
+pub(crate) fn require(headers: &HeaderMap, name: &str, expected: &str) -> Result<(), RpcError> {
     match header_value(headers, name)? {
         None => Err(mismatch(format!("Header mismatch: the {name} header is required and must be '{expected}'"))),
         Some(value) if value == expected => Ok(()),

@@ -16,6 +16,7 @@ mod exchange;
 mod guard;
 mod headers;
 mod respond;
+mod resume;
 mod routes;
 mod session;
 

@@ -13,9 +13,10 @@ use super::exchange::{Channel, Out, Reply, answer, sse};
 use super::guard::unauthorized;
 use super::headers;
 use super::respond::{accepted, json, rpc_error};
+use super::resume::resume;
 use super::session::HttpSession;
 use crate::mcp::ProtocolVersion;
-use crate::server::engine::{Era, PROTOCOL_VERSION_KEY, Session};
+use crate::server::engine::{Era, PROTOCOL_VERSION_KEY, Session, is_modern_request};
 use crate::server::jsonrpc::{INVALID_REQUEST, Incoming, PARSE_ERROR, RpcError, classify, notification_message};
 use crate::toolbox::{Cancellation, Context, RequestInfo};
 
@@ -81,12 +82,13 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
     }
     match classify(message) {
         Incoming::Request { id, method, params } => {
-            let modern = method != "initialize"
-                && params
-                    .get("_meta")
-                    .and_then(Value::as_object)
-                    .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY));
-            if modern {
+            // A request is modern when its body or its version header says so.
+            let header_modern = headers
+                .get("mcp-protocol-version")
+                .and_then(|value| value.to_str().ok())
+                .and_then(|version| version.trim().parse::<ProtocolVersion>().ok())
+                .is_some_and(ProtocolVersion::is_modern);
+            if header_modern || is_modern_request(&method, &params) {
                 modern_request(http, &headers, id, method, params).await
             } else {
                 legacy_request(http, &headers, id, method, params).await
@@ -116,8 +118,15 @@ async fn modern_request(
     method: String,
     params: Map<String, Value>,
 ) -> Response {
+    // The version header must mirror the body before the version is judged.
+    let claimed = params.get("_meta").and_then(|meta| meta.get(PROTOCOL_VERSION_KEY)).and_then(Value::as_str);
+    if let Some(claimed) = claimed
+        && let Err(error) = headers::require(headers, "mcp-protocol-version", claimed)
+    {
+        return rpc_error(StatusCode::BAD_REQUEST, &id, &error);
+    }
     let stateless = Session::default();
-    let era = match http.engine.era(&stateless, &method, &params) {
+    let era = match http.engine.modern_era(&params) {
         Ok(era) => era,
         Err(error) => return rpc_error(StatusCode::BAD_REQUEST, &id, &error),
     };
@@ -169,7 +178,10 @@ async fn legacy_request(
         Ok(era) => era,
         Err(error) => return rpc_error(StatusCode::BAD_REQUEST, &id, &error),
     };
-    let reply = http.reply(id, era, headers, false);
+    let mut reply = http.reply(id, era, headers, false);
+    if era.version >= ProtocolVersion::V2025_11_25 {
+        reply.logs = Some(Arc::clone(&session));
+    }
     dispatch_in(http, &session, reply, method, params).await
 }
 
@@ -296,6 +308,11 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
         let error = RpcError::new(INVALID_REQUEST, "Not Acceptable: the GET stream is text/event-stream");
         return rpc_error(StatusCode::NOT_ACCEPTABLE, &Value::Null, &error);
     }
+    if let Some(last) = headers.get("last-event-id").and_then(|value| value.to_str().ok())
+        && let Some(response) = resume(&session.logs, last, http.options.keep_alive)
+    {
+        return response;
+    }
     let closer = session.stream_closer();
     let engine = Arc::clone(&http.engine);
     let channel = Channel::new();
@@ -353,6 +370,7 @@ impl Http {
             disconnect_cancels,
             timeout: self.options.request_timeout,
             keep_alive: self.options.keep_alive,
+            logs: None,
         }
     }
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
+use super::resume::StreamLogs;
 use crate::server::engine::Session;
 use crate::toolbox::Cancellation;
 
@@ -19,6 +20,8 @@ pub(crate) struct HttpSession {
     pub(crate) session: Session,
     inflight: Mutex<HashMap<String, Cancellation>>,
     streams: Mutex<Vec<Cancellation>>,
+    /// The recent POST streams, for resumption.
+    pub(crate) logs: StreamLogs,
     last_seen: Mutex<Option<Instant>>,
 }
 

