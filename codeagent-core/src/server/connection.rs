@@ -13,8 +13,7 @@ use tokio::task::{AbortHandle, JoinSet};
 
 use super::engine::{Action, Engine, Era, PendingCall, SUBSCRIPTION_ID_KEY, Session};
 use super::jsonrpc::{
-    INTERNAL_ERROR, INVALID_REQUEST, Incoming, PARSE_ERROR, RpcError, classify, error_message, notification_message,
-    result_message,
+    INVALID_REQUEST, Incoming, PARSE_ERROR, RpcError, classify, error_message, notification_message, result_message,
 };
 use super::lines::{Line, LineReader};
 use crate::toolbox::{Cancellation, Context, Notifier, RequestInfo};
@@ -181,11 +180,10 @@ impl Connection {
         &self,
         id: &Value,
         era: Era,
-        params: &serde_json::Map<String, Value>,
+        meta: serde_json::Map<String, Value>,
         cancellation: &Cancellation,
         done: &Arc<AtomicBool>,
     ) -> Context {
-        let meta = params.get("_meta").and_then(Value::as_object).cloned().unwrap_or_default();
         let notifier =
             RequestNotifier { out: self.out.clone(), cancellation: cancellation.clone(), done: Arc::clone(done) };
         Context::new(RequestInfo {
@@ -221,10 +219,12 @@ impl Connection {
                 return self.send(error_message(&id, &error)).await;
             }
         }
-        let context_params = params.clone();
-        let action = self
-            .engine
-            .act(&self.session, era, &method, params, || self.context(&id, era, &context_params, &cancellation, &done));
+        let meta = match params.get("_meta") {
+            Some(Value::Object(meta)) => meta.clone(),
+            _ => serde_json::Map::new(),
+        };
+        let action =
+            self.engine.act(&self.session, era, &method, params, || self.context(&id, era, meta, &cancellation, &done));
         match action {
             Action::Reply(reply) => {
                 if method == "tools/call" || method == "subscriptions/listen" {
@@ -362,10 +362,12 @@ impl Connection {
         let cancellation = Cancellation::new();
         let done = Arc::new(AtomicBool::new(false));
         let registered = method == "tools/call" && self.register(&id, &cancellation, &done);
-        let context_params = params.clone();
-        let action = self
-            .engine
-            .act(&self.session, era, &method, params, || self.context(&id, era, &context_params, &cancellation, &done));
+        let meta = match params.get("_meta") {
+            Some(Value::Object(meta)) => meta.clone(),
+            _ => serde_json::Map::new(),
+        };
+        let action =
+            self.engine.act(&self.session, era, &method, params, || self.context(&id, era, meta, &cancellation, &done));
         let response = match action {
             Action::Reply(Ok(result)) => result_message(&id, result),
             Action::Reply(Err(error)) => error_message(&id, &error),
@@ -373,9 +375,10 @@ impl Connection {
                 let PendingCall { future, tool } = call;
                 result_message(&id, self.engine.call_result(era, &tool, future.await))
             }
-            Action::Listen { .. } => {
-                error_message(&id, &RpcError::new(INTERNAL_ERROR, "subscriptions/listen cannot be part of a batch"))
-            }
+            Action::Listen { .. } => error_message(
+                &id,
+                &RpcError::new(INVALID_REQUEST, "Invalid request: subscriptions/listen cannot be part of a batch"),
+            ),
         };
         done.store(true, Ordering::SeqCst);
         if registered && !self.complete(&id) {

@@ -72,6 +72,8 @@ impl ServerInfo {
 pub(crate) struct Engine {
     pub(crate) toolbox: Toolbox,
     pub(crate) info: ServerInfo,
+    /// `info` as 2026-07-28 states it, built once for every modern result.
+    pub(crate) modern_info: Value,
     pub(crate) instructions: Option<String>,
     pub(crate) discover_ttl: Duration,
 }
@@ -236,7 +238,7 @@ impl Engine {
             object.entry("resultType").or_insert_with(|| Value::from("complete"));
             let meta = object.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(meta) = meta {
-                meta.insert(SERVER_INFO_KEY.into(), self.info.to_wire(era.version));
+                meta.insert(SERVER_INFO_KEY.into(), self.modern_info.clone());
             }
         }
         result

@@ -85,8 +85,10 @@ pub(crate) fn classify(message: Value) -> Incoming {
         };
     };
     let id = object.remove("id");
+    // MCP request ids are strings or integers.
+    let valid = |id: &Value| id.is_string() || id.is_i64() || id.is_u64();
     let usable_id = match &id {
-        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
+        Some(id) if valid(id) => id.clone(),
         _ => Value::Null,
     };
     let invalid = |message: &str| Incoming::Invalid {
@@ -114,8 +116,8 @@ pub(crate) fn classify(message: Value) -> Incoming {
     };
     match id {
         None => Incoming::Notification { method, params },
-        Some(Value::String(_) | Value::Number(_)) => Incoming::Request { id: usable_id, method, params },
-        Some(_) => invalid("`id` must be a string or a number"),
+        Some(id) if valid(&id) => Incoming::Request { id: usable_id, method, params },
+        Some(_) => invalid("`id` must be a string or an integer"),
     }
 }
 

@@ -13,6 +13,7 @@ mod lines;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 pub use engine::{
@@ -62,6 +63,7 @@ impl Server {
                     website_url: None,
                     icons: Vec::new(),
                 },
+                modern_info: Value::Null,
                 instructions: None,
                 discover_ttl: Duration::from_secs(3600),
             },
@@ -144,7 +146,9 @@ impl Server {
     }
 
     fn engine(&self) -> Arc<Engine> {
-        Arc::new(self.engine.clone())
+        let mut engine = self.engine.clone();
+        engine.modern_info = engine.info.to_wire(crate::mcp::ProtocolVersion::LATEST);
+        Arc::new(engine)
     }
 
     /// Serves one client over `reader` and `writer`, newline-delimited

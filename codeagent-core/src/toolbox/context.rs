@@ -218,7 +218,9 @@ impl Context {
         if let Some(total) = total.filter(|total| total.is_finite()) {
             params.insert("total".into(), Value::from(total));
         }
-        if let Some(message) = message {
+        // `message` exists from 2025-03-26 on.
+        let has_message = self.inner.protocol_version.is_none_or(|version| version >= ProtocolVersion::V2025_03_26);
+        if let Some(message) = message.filter(|_| has_message) {
             params.insert("message".into(), Value::from(message));
         }
         notifier.notify("notifications/progress", Value::Object(params));

@@ -23,14 +23,14 @@ where
             Box::pin(async move {
                 match task.await {
                     Ok(result) => result,
-                    Err(error) if error.is_panic() => panicked(&error.into_panic()),
+                    Err(error) if error.is_panic() => panicked(&*error.into_panic()),
                     Err(_) => ToolError::new("the tool was stopped before it finished").into_tool_result(),
                 }
             })
         }
         Err(_) => Box::pin(std::future::ready(match catch_unwind(AssertUnwindSafe(body)) {
             Ok(result) => result,
-            Err(payload) => panicked(&payload),
+            Err(payload) => panicked(&*payload),
         })),
     }
 }
@@ -45,7 +45,7 @@ impl Future for CatchPanic {
         let future = &mut self.get_mut().0;
         match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
             Ok(poll) => poll,
-            Err(payload) => Poll::Ready(panicked(&payload)),
+            Err(payload) => Poll::Ready(panicked(&*payload)),
         }
     }
 }
