@@ -210,14 +210,12 @@ impl Connection {
         };
         let cancellation = Cancellation::new();
         let done = Arc::new(AtomicBool::new(false));
-        if method == "tools/call" || method == "subscriptions/listen" {
-            if !self.register(&id, &cancellation, &done) {
-                let error = RpcError::new(
-                    INVALID_REQUEST,
-                    format!("Invalid request: a request with id {id} is already in progress"),
-                );
-                return self.send(error_message(&id, &error)).await;
-            }
+        if (method == "tools/call" || method == "subscriptions/listen") && !self.register(&id, &cancellation, &done) {
+            let error = RpcError::new(
+                INVALID_REQUEST,
+                format!("Invalid request: a request with id {id} is already in progress"),
+            );
+            return self.send(error_message(&id, &error)).await;
         }
         let meta = match params.get("_meta") {
             Some(Value::Object(meta)) => meta.clone(),

@@ -108,22 +108,22 @@ pub(crate) struct AllowList {
 }
 
 impl AllowList {
-    /// Refuses (403, JSON-RPC error body) a Host or Origin outside the lists.
-    pub(crate) fn check(&self, headers: &HeaderMap) -> Result<(), Response> {
+    /// The refusal (403, JSON-RPC error body) of a Host or Origin outside the lists.
+    pub(crate) fn refusal(&self, headers: &HeaderMap) -> Option<Response> {
         if let Some(hosts) = &self.hosts {
             let host = headers.get(header::HOST).and_then(|value| value.to_str().ok()).unwrap_or_default();
             if !matches_host(hosts, host_name(host)) {
-                return Err(forbidden(&format!("Forbidden: Host `{host}` is not allowed")));
+                return Some(forbidden(&format!("Forbidden: Host `{host}` is not allowed")));
             }
         }
         if let (Some(origins), Some(origin)) = (&self.origins, headers.get(header::ORIGIN)) {
             let origin = origin.to_str().unwrap_or_default();
             let host = origin.split_once("://").map_or("", |(_, rest)| rest);
             if origin == "null" || !matches_host(origins, host_name(host)) {
-                return Err(forbidden(&format!("Forbidden: Origin `{origin}` is not allowed")));
+                return Some(forbidden(&format!("Forbidden: Origin `{origin}` is not allowed")));
             }
         }
-        Ok(())
+        None
     }
 }
 

@@ -67,25 +67,32 @@ impl StreamLog {
 /// A session's recent streams, by id.
 #[derive(Default)]
 pub(crate) struct StreamLogs {
-    logs: Mutex<(u64, VecDeque<(u64, Arc<StreamLog>)>)>,
+    logs: Mutex<Kept>,
+}
+
+/// The last id handed out and the streams kept, oldest first.
+#[derive(Default)]
+struct Kept {
+    last: u64,
+    streams: VecDeque<(u64, Arc<StreamLog>)>,
 }
 
 impl StreamLogs {
     fn open(&self) -> (u64, Arc<StreamLog>) {
-        let mut guard = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (next, logs) = &mut *guard;
-        *next += 1;
+        let mut kept = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.last += 1;
+        let id = kept.last;
         let log = Arc::new(StreamLog::default());
-        logs.push_back((*next, Arc::clone(&log)));
-        while logs.len() > KEPT_STREAMS {
-            logs.pop_front();
+        kept.streams.push_back((id, Arc::clone(&log)));
+        while kept.streams.len() > KEPT_STREAMS {
+            kept.streams.pop_front();
         }
-        (*next, log)
+        (id, log)
     }
 
     fn find(&self, stream: u64) -> Option<Arc<StreamLog>> {
-        let guard = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        guard.1.iter().find(|(id, _)| *id == stream).map(|(_, log)| Arc::clone(log))
+        let kept = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.streams.iter().find(|(id, _)| *id == stream).map(|(_, log)| Arc::clone(log))
     }
 }
 

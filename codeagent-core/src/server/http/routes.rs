@@ -22,15 +22,14 @@ use crate::toolbox::{Cancellation, Context, RequestInfo};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 
-/// Host/Origin and authorisation, for every method.
-fn admit(http: &Http, headers: &HeaderMap) -> Result<(), Response> {
-    http.allow.check(headers)?;
-    if let Some(authorizer) = &http.options.authorizer
-        && let Err(refusal) = authorizer.authorize(headers)
-    {
-        return Err(unauthorized(&refusal));
+/// The refusal of a request by the Host/Origin checks or the authorisation
+/// hook, for every method.
+fn refusal(http: &Http, headers: &HeaderMap) -> Option<Response> {
+    if let Some(refusal) = http.allow.refusal(headers) {
+        return Some(refusal);
     }
-    Ok(())
+    let authorizer = http.options.authorizer.as_ref()?;
+    authorizer.authorize(headers).err().map(|refusal| unauthorized(&refusal))
 }
 
 fn bad_request(message: impl Into<String>) -> Response {
@@ -50,7 +49,7 @@ fn session_id(headers: &HeaderMap) -> Option<&str> {
 
 /// POST: one JSON-RPC message (or a 2025-03-26 batch).
 pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body: Body) -> Response {
-    if let Err(refusal) = admit(&http, &headers) {
+    if let Some(refusal) = refusal(&http, &headers) {
         return refusal;
     }
     let content_type = headers.get(header::CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or_default();
@@ -291,7 +290,7 @@ async fn post_batch(http: Arc<Http>, headers: &HeaderMap, batch: Vec<Value>) -> 
 
 /// GET: the stream of a legacy session's server-initiated messages.
 pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Err(refusal) = admit(&http, &headers) {
+    if let Some(refusal) = refusal(&http, &headers) {
         return refusal;
     }
     let Some(id) = session_id(&headers) else {
@@ -341,7 +340,7 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
 
 /// DELETE: ends a legacy session.
 pub(crate) async fn delete(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Err(refusal) = admit(&http, &headers) {
+    if let Some(refusal) = refusal(&http, &headers) {
         return refusal;
     }
     let Some(id) = session_id(&headers) else {

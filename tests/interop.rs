@@ -1,0 +1,166 @@
+//! Interop with real MCP client SDKs: the gallery example (`examples/gallery.rs`)
+//! is driven over stdio by the Python `mcp` package (`tests/interop/python`, both
+//! protocol eras) and by the TypeScript `@modelcontextprotocol/sdk` and
+//! `@modelcontextprotocol/client` packages (`tests/interop/ts`). Each client runs
+//! its whole check list and exits non-zero on any mismatch.
+//!
+//! The clients are installed by `bash tests/interop/install.sh` (which `.ci/run`
+//! runs): a venv at `.venv` and `tests/interop/ts/node_modules`. Without them
+//! these tests print that they were skipped and pass, unless
+//! `CODEAGENT_INTEROP=1` is set, when they fail instead (as in CI).
+//!
+//! `cargo test` builds the gallery example; `cargo test --test interop` alone
+//! does not, so run `cargo build --example gallery` first in that case.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long one client may run before it is killed.
+const TIMEOUT: Duration = Duration::from_secs(180);
+
+const INSTALL_HINT: &str = "install the interop clients with `bash tests/interop/install.sh` \
+     (creates .venv with the pinned `mcp` package from PyPI and runs `npm ci --prefix tests/interop/ts`; \
+     needs python3 >= 3.10 and node >= 20 with npm)";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether missing clients are a failure (`CODEAGENT_INTEROP=1`, as in CI) rather than a skip.
+fn required() -> bool {
+    std::env::var("CODEAGENT_INTEROP").is_ok_and(|value| value == "1")
+}
+
+/// Says so loudly, past the test harness's output capture.
+fn loud(message: &str) {
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
+
+/// Skips (returns false) or fails when a client's prerequisites are missing.
+fn prerequisites(client: &str, missing: &[String]) -> bool {
+    if missing.is_empty() {
+        return true;
+    }
+    let what = missing.join(", ");
+    if required() {
+        panic!("interop {client}: CODEAGENT_INTEROP=1 but {what} is missing: {INSTALL_HINT}");
+    }
+    loud(&format!(
+        "\n*** interop {client} skipped: run `bash .ci/run` (or the install steps in README) to run interop tests \
+         ({what} missing; {INSTALL_HINT}; set CODEAGENT_INTEROP=1 to make this a failure) ***\n"
+    ));
+    false
+}
+
+/// The gallery example built next to this test binary:
+/// `target/<profile>/deps/interop-<hash>` -> `target/<profile>/examples/gallery`.
+fn gallery() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>");
+    let binary = profile_dir.join("examples").join(format!("gallery{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.is_file(),
+        "the gallery example is not built at {}: `cargo test` builds it, `cargo test --test interop` alone does not; \
+         run `cargo build --example gallery` first",
+        binary.display()
+    );
+    binary
+}
+
+fn venv_python() -> PathBuf {
+    let venv = root().join(".venv");
+    if cfg!(windows) { venv.join("Scripts").join("python.exe") } else { venv.join("bin").join("python") }
+}
+
+fn node_available() -> bool {
+    Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Runs `command` to completion (killing it after [`TIMEOUT`]), prints its
+/// output, and asserts that it passed.
+fn run_client(client: &str, mut command: Command) {
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let started = Instant::now();
+    let mut child =
+        command.spawn().unwrap_or_else(|error| panic!("interop {client}: cannot start {command:?}: {error}"));
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let err = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let (status, timed_out) = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the client") {
+            break (Some(status), false);
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break (None, true);
+        }
+        thread::sleep(Duration::from_millis(50));
+    };
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    println!("---- {client}: {command:?}\n{stdout}");
+    if !stderr.trim().is_empty() {
+        println!("---- {client} stderr\n{stderr}");
+    }
+    let summary = stdout.lines().rev().find(|line| line.ends_with(" failed")).unwrap_or("no summary line");
+    loud(&format!("interop {client}: {summary} ({:.1} s)", started.elapsed().as_secs_f64()));
+    assert!(!timed_out, "interop {client}: killed after {} s", TIMEOUT.as_secs());
+    let status = status.expect("a finished client has a status");
+    assert!(
+        status.success(),
+        "interop {client} failed ({status}): {summary}; the FAIL lines above say what the client saw"
+    );
+}
+
+#[test]
+fn python_client_both_eras() {
+    let python = venv_python();
+    let mut missing = Vec::new();
+    if !python.is_file() {
+        missing.push(format!("the venv interpreter {}", python.display()));
+    }
+    if !prerequisites("python", &missing) {
+        return;
+    }
+    let mut command = Command::new(&python);
+    command.arg(root().join("tests/interop/python/test_gallery.py")).arg(gallery()).current_dir(root());
+    run_client("python", command);
+}
+
+#[test]
+fn typescript_clients() {
+    let modules = root().join("tests/interop/ts/node_modules/@modelcontextprotocol");
+    let mut missing = Vec::new();
+    if !node_available() {
+        missing.push("`node` on PATH".to_owned());
+    }
+    for package in ["sdk", "client"] {
+        if !modules.join(package).join("package.json").is_file() {
+            missing.push(format!("{}", modules.join(package).display()));
+        }
+    }
+    if !prerequisites("typescript", &missing) {
+        return;
+    }
+    let mut command = Command::new("node");
+    command.arg("gallery.test.mjs").arg(gallery()).current_dir(root().join("tests/interop/ts"));
+    run_client("typescript", command);
+}

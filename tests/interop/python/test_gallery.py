@@ -1,0 +1,786 @@
+#!/usr/bin/env python3
+"""Interop test: drives the codeagent gallery MCP server (examples/gallery.rs) over stdio with the
+real Python MCP client SDK (the `mcp` package pinned in requirements.txt), in both protocol eras:
+
+* ``legacy``      the initialize handshake (the SDK offers 2025-11-25)
+* ``2026-07-28``  the modern era, pinned (no server/discover; every request carries the _meta envelope)
+* ``auto``        the SDK's default: probes server/discover, must settle on 2026-07-28
+
+Each era runs the whole check list: the listing, every tool's content / structuredContent / isError,
+output-schema validation by the SDK, progress, logging, cancellation, a read timeout, invalid
+arguments and an unknown tool. A tap between the SDK and the stdio transport records every JSON-RPC
+message, so ordering and "no response for a cancelled request" are checked on the wire too.
+
+Usage: python test_gallery.py PATH/TO/gallery [ERA ...]     (default: all three eras)
+Prints one line per check and, last, ``N passed, M failed``; exits 1 if any check failed.
+Needs only the `mcp` package (and its dependencies).
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.metadata
+import json
+import os
+import struct
+import sys
+import time
+import traceback
+import warnings
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+from mcp import Client, MCPError, StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp.shared.message import SessionMessage
+from mcp_types import Implementation, LoggingMessageNotificationParams
+from mcp_types.jsonrpc import jsonrpc_message_adapter
+
+# logging/setLevel is deprecated for 2026 and warns even on a legacy connection, where it is the only way.
+warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+
+MODERN = "2026-07-28"
+LEGACY_VERSION = "2025-11-25"  # the only handshake version this SDK offers
+LOG_LEVEL_META_KEY = "io.modelcontextprotocol/logLevel"
+REQUEST_TIMEOUT = 20.0  # seconds, for every request: the SDK's default is no timeout at all
+ERA_TIMEOUT = 120.0  # seconds, for a whole era's check list
+
+TOOL_NAMES = [
+    "add",
+    "greet",
+    "sales_table",
+    "revenue_chart",
+    "show_code",
+    "show_diff",
+    "divide",
+    "region_stats",
+    "count_with_progress",
+    "slow",
+]
+REGIONS = ["north", "south", "east", "west"]
+# name -> (title, description prefix, required, {property: JSON type}); a None type means "an enum of REGIONS"
+LISTING: dict[str, tuple[str | None, str, list[str], dict[str, str | None]]] = {
+    "add": (None, "Add two integers.", ["a", "b"], {"a": "integer", "b": "integer"}),
+    "greet": ("Greeting", "Greet someone by name, as plain text.", ["name"], {"name": "string"}),
+    "sales_table": ("Sales table", "List sales records as a table, optionally for one region.", [], {"region": None}),
+    "revenue_chart": ("Revenue chart", "Draw a bar chart of revenue per region as a PNG image.", [], {}),
+    "show_code": (None, "Show a Rust function that adds two numbers.", [], {}),
+    "show_diff": (None, "Show the change that renames a function.", [], {}),
+    "divide": (
+        None,
+        "Divide two numbers; dividing by zero is a tool error the model can read.",
+        ["numerator", "denominator"],
+        {"numerator": "number", "denominator": "number"},
+    ),
+    "region_stats": ("Region statistics", "Structured statistics for one region.", ["region"], {"region": None}),
+    "count_with_progress": (None, "Count to `steps`, reporting progress after each step.", ["steps"], {"steps": "integer"}),
+    "slow": (None, "Wait for `seconds`, or until the client cancels.", ["seconds"], {"seconds": "number"}),
+}
+WITH_OUTPUT_SCHEMA = {"sales_table", "region_stats"}
+INSTRUCTIONS = "Example tools, one per kind of output: text, table, image, code, diff, error, JSON."
+TABLE_HEADER = "| region | product | units | revenue |\n| --- | --- | --- | --- |\n"
+TABLE_COLUMNS = [
+    {"name": "region", "type": "string"},
+    {"name": "product", "type": "string"},
+    {"name": "units", "type": "integer"},
+    {"name": "revenue", "type": "number"},
+]
+NORTH_ROWS = [["north", "kettle", 120, 3600.0], ["north", "toaster", 80, 2000.0]]
+CODE_FENCE = "```rust\nfn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n```"
+
+
+# --------------------------------------------------------------------------------------------------
+# Results
+
+
+class Results:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+        self.failures: list[str] = []
+        self.prefix = ""
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        label = f"{self.prefix}{name}"
+        if ok:
+            self.passed += 1
+            print(f"ok   {label}", flush=True)
+        else:
+            self.failed += 1
+            self.failures.append(label)
+            print(f"FAIL {label}{': ' + detail if detail else ''}", flush=True)
+        return ok
+
+    def eq(self, name: str, actual: Any, expected: Any) -> bool:
+        return self.check(name, actual == expected, f"expected {expected!r}, got {actual!r}")
+
+    def contains(self, name: str, text: Any, needle: str) -> bool:
+        return self.check(name, isinstance(text, str) and needle in text, f"{needle!r} not in {text!r}")
+
+    async def group(self, name: str, body: Callable[[], Awaitable[None]]) -> None:
+        """Runs a group of checks; an exception in it is one failed check, and the next group still runs."""
+        try:
+            await body()
+        except Exception as error:  # noqa: BLE001 - any escape is a failure to report
+            self.check(f"{name}: completes without raising", False, f"{type(error).__name__}: {error}")
+            traceback.print_exc()
+
+
+R = Results()
+
+
+# --------------------------------------------------------------------------------------------------
+# The wire tap: a transport that wraps stdio_client and records every message in both directions
+
+
+class Wire:
+    def __init__(self) -> None:
+        self.log: list[tuple[str, dict[str, Any]]] = []  # ("out" | "in", message as JSON)
+
+    def record(self, direction: str, message: Any) -> None:
+        as_json = jsonrpc_message_adapter.dump_python(message, mode="json", by_alias=True, exclude_none=True)
+        self.log.append((direction, as_json))
+
+    def mark(self) -> int:
+        return len(self.log)
+
+    def sent(self, since: int = 0) -> list[dict[str, Any]]:
+        return [m for d, m in self.log[since:] if d == "out"]
+
+    def received(self, since: int = 0) -> list[dict[str, Any]]:
+        return [m for d, m in self.log[since:] if d == "in"]
+
+    def request_id(self, method: str, since: int = 0, name: str | None = None) -> Any:
+        """The id of the last request `method` (for tools/call: of tool `name`) sent since `since`."""
+        for message in reversed(self.sent(since)):
+            if message.get("method") == method and "id" in message:
+                if name is None or (message.get("params") or {}).get("name") == name:
+                    return message["id"]
+        return None
+
+    def response_position(self, request_id: Any) -> int | None:
+        """Where in the log the response (result or error) to `request_id` is, if it came."""
+        for position, (direction, message) in enumerate(self.log):
+            if direction == "in" and "method" not in message and message.get("id") == request_id:
+                return position
+        return None
+
+    def response(self, request_id: Any) -> dict[str, Any] | None:
+        position = self.response_position(request_id)
+        return None if position is None else self.log[position][1]
+
+
+class TappedRead:
+    """The SDK's read stream, recording each message as the SDK takes it (so the log is in dispatch order)."""
+
+    def __init__(self, inner: Any, wire: Wire) -> None:
+        self.inner, self.wire = inner, wire
+
+    async def receive(self) -> Any:
+        item = await self.inner.receive()
+        if isinstance(item, SessionMessage):
+            self.wire.record("in", item.message)
+        return item
+
+    def __aiter__(self) -> TappedRead:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def __aenter__(self) -> TappedRead:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+class TappedWrite:
+    """The SDK's write stream, recording each message before it is written."""
+
+    def __init__(self, inner: Any, wire: Wire) -> None:
+        self.inner, self.wire = inner, wire
+
+    async def send(self, item: SessionMessage) -> None:
+        self.wire.record("out", item.message)
+        await self.inner.send(item)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def __aenter__(self) -> TappedWrite:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+@asynccontextmanager
+async def tapped_stdio(params: StdioServerParameters, wire: Wire) -> AsyncIterator[Any]:
+    """stdio_client, with both of its streams tapped."""
+    async with stdio_client(params) as (read, write):
+        yield TappedRead(read, wire), TappedWrite(write, wire)
+
+
+# --------------------------------------------------------------------------------------------------
+# Helpers
+
+
+def text_blocks(result: Any) -> list[str]:
+    return [block.text for block in result.content if block.type == "text"]
+
+
+def only_text(result: Any) -> str | None:
+    texts = text_blocks(result)
+    return texts[0] if len(result.content) == 1 and len(texts) == 1 else None
+
+
+def resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """Follows a local `$ref` (`#/$defs/...`) inside `schema`."""
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = schema
+        for part in ref[2:].split("/"):
+            target = target[part]
+        return {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def enum_of(schema: dict[str, Any], node: dict[str, Any]) -> list[Any] | None:
+    """The enum a property accepts, looking through `$ref` and the branches of `anyOf`/`oneOf`."""
+    node = resolve(schema, node)
+    if "enum" in node:
+        return node["enum"]
+    for key in ("anyOf", "oneOf"):
+        for branch in node.get(key, []):
+            found = enum_of(schema, branch)
+            if found is not None:
+                return found
+    return None
+
+
+def check_png(data: bytes) -> tuple[bool, str]:
+    """A structurally valid 160x100 PNG: signature, IHDR first, every CRC, IDAT inflating to the right size, IEND last."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return False, f"bad signature {data[:8]!r}"
+    position, chunks, idat = 8, [], b""
+    ihdr: tuple[int, ...] = ()
+    while position + 12 <= len(data):
+        (length,) = struct.unpack(">I", data[position : position + 4])
+        kind = data[position + 4 : position + 8]
+        body = data[position + 8 : position + 8 + length]
+        (crc,) = struct.unpack(">I", data[position + 8 + length : position + 12 + length])
+        if zlib.crc32(kind + body) != crc:
+            return False, f"bad CRC in chunk {kind!r}"
+        chunks.append(kind)
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        position += 12 + length
+    if not chunks or chunks[0] != b"IHDR" or chunks[-1] != b"IEND" or position != len(data):
+        return False, f"bad chunk layout {chunks}"
+    width, height, depth, color, _, _, interlace = ihdr
+    if (width, height) != (160, 100):
+        return False, f"IHDR says {width}x{height}, expected 160x100"
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}.get(color)
+    if channels is None or depth != 8 or interlace != 0:
+        return False, f"unexpected IHDR depth={depth} color={color} interlace={interlace}"
+    try:
+        pixels = zlib.decompress(idat)
+    except zlib.error as error:
+        return False, f"IDAT does not inflate: {error}"
+    expected = height * (1 + width * channels)
+    if len(pixels) != expected:
+        return False, f"IDAT inflates to {len(pixels)} bytes, expected {expected}"
+    return True, ""
+
+
+# --------------------------------------------------------------------------------------------------
+# The check list, run once per era
+
+
+async def run_era(binary: str, mode: str) -> None:
+    modern = mode != "legacy"
+    R.prefix = f"[{mode}] "
+    wire = Wire()
+    logs: list[LoggingMessageNotificationParams] = []
+
+    async def on_log(params: LoggingMessageNotificationParams) -> None:
+        logs.append(params)
+
+    params = StdioServerParameters(command=binary, args=[], env=dict(os.environ))  # keep RUST_LOG, coverage vars, ...
+    client = Client(
+        tapped_stdio(params, wire),
+        mode=mode,
+        read_timeout_seconds=REQUEST_TIMEOUT,
+        logging_callback=on_log,
+        log_level="debug" if modern else None,  # the modern era's per-request log opt-in
+        cache=None,  # never serve tools/list from the ttlMs cache: every list goes to the server
+        client_info=Implementation(name="codeagent-interop-python", version="1.0.0"),
+    )
+    async with client as c:
+        await R.group("connect", lambda: connect_checks(c, mode, wire))
+        await R.group("listing", lambda: listing_checks(c, modern, wire))
+        await R.group("tools", lambda: tool_checks(c))
+        await R.group("output schema", lambda: output_schema_checks(c))
+        await R.group("progress and logging", lambda: progress_checks(c, modern, wire, logs))
+        await R.group("cancellation", lambda: cancellation_checks(c, wire))
+        await R.group("timeout", lambda: timeout_checks(c, wire))
+        await R.group("invalid arguments", lambda: invalid_argument_checks(c))
+        await R.group("unknown tool", lambda: unknown_tool_checks(c))
+        await R.group("wire", lambda: wire_checks(modern, wire))
+
+
+async def connect_checks(c: Client, mode: str, wire: Wire) -> None:
+    modern = mode != "legacy"
+    R.eq("negotiated protocol version", c.protocol_version, MODERN if modern else LEGACY_VERSION)
+    methods = [m.get("method") for m in wire.sent() if "method" in m]
+    if mode == "legacy":
+        R.eq("handshake: initialize, then notifications/initialized", methods[:2], ["initialize", "notifications/initialized"])
+        R.check("no server/discover in the legacy era", "server/discover" not in methods, str(methods))
+    elif mode == "auto":
+        R.eq("auto mode probes server/discover first", methods[:1], ["server/discover"])
+        R.check("auto mode settles without initialize", "initialize" not in methods, str(methods))
+        discover_id = wire.request_id("server/discover")
+        answer = (wire.response(discover_id) or {}).get("result", {})
+        R.check(
+            "server/discover offers 2026-07-28 and the handshake versions",
+            MODERN in answer.get("supportedVersions", []) and LEGACY_VERSION in answer.get("supportedVersions", []),
+            json.dumps(answer),
+        )
+        R.check(
+            "server/discover result is cacheable (resultType, ttlMs, cacheScope)",
+            answer.get("resultType") == "complete"
+            and isinstance(answer.get("ttlMs"), int)
+            and answer.get("cacheScope") in ("public", "private"),
+            json.dumps(answer),
+        )
+    else:
+        R.check("pinned mode sends neither initialize nor server/discover", not {"initialize", "server/discover"} & set(methods), str(methods))
+    if mode != MODERN:  # a pinned client never hears from the server before its first call
+        info = c.server_info
+        R.check(
+            "server info: name codeagent-gallery, title 'codeagent gallery', a version",
+            info is not None and info.name == "codeagent-gallery" and info.title == "codeagent gallery" and bool(info.version),
+            repr(info),
+        )
+        caps = c.server_capabilities
+        R.check("capabilities: tools and logging", caps.tools is not None and caps.logging is not None, repr(caps))
+        R.eq("instructions", c.instructions, INSTRUCTIONS)
+
+
+async def listing_checks(c: Client, modern: bool, wire: Wire) -> None:
+    tools, cursor, pages = [], None, 0
+    while True:
+        page = await c.list_tools(cursor=cursor)
+        tools += page.tools
+        pages += 1
+        cursor = page.next_cursor
+        if not cursor or pages > 20:
+            break
+    listing = {t.name: t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools}
+    R.eq("tools/list names, in order", [t.name for t in tools], TOOL_NAMES)
+    for name, (title, description, required, properties) in LISTING.items():
+        tool = listing.get(name)
+        if not R.check(f"{name}: listed", tool is not None):
+            continue
+        R.eq(f"{name}: title", tool.get("title"), title)
+        R.check(f"{name}: description", str(tool.get("description", "")).startswith(description), repr(tool.get("description")))
+        schema = tool.get("inputSchema", {})
+        R.eq(f"{name}: inputSchema type", schema.get("type"), "object")
+        R.eq(f"{name}: inputSchema required", sorted(schema.get("required", [])), sorted(required))
+        R.eq(f"{name}: inputSchema properties", sorted(schema.get("properties", {})), sorted(properties))
+        for prop, kind in properties.items():
+            node = schema.get("properties", {}).get(prop, {})
+            if kind is None:
+                R.eq(f"{name}: `{prop}` is an enum of the regions", enum_of(schema, node), REGIONS)
+            else:
+                R.eq(f"{name}: `{prop}` type", resolve(schema, node).get("type"), kind)
+            R.check(f"{name}: `{prop}` has a description", bool(node.get("description")), json.dumps(node))
+        wanted = name in WITH_OUTPUT_SCHEMA
+        R.eq(f"{name}: outputSchema {'present' if wanted else 'absent'}", "outputSchema" in tool, wanted)
+    add = listing.get("add", {})
+    R.eq(
+        "add: annotations",
+        add.get("annotations"),
+        {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False},
+    )
+    steps = listing.get("count_with_progress", {}).get("inputSchema", {}).get("properties", {}).get("steps", {})
+    R.eq("count_with_progress: steps range 1..100", (steps.get("minimum"), steps.get("maximum")), (1, 100))
+    stats = listing.get("region_stats", {}).get("outputSchema", {})
+    R.eq("region_stats: outputSchema required", sorted(stats.get("required", [])), ["region", "revenue", "units"])
+    R.eq("region_stats: outputSchema region enum", enum_of(stats, stats.get("properties", {}).get("region", {})), REGIONS)
+    table = listing.get("sales_table", {}).get("outputSchema", {})
+    R.eq("sales_table: outputSchema required", sorted(table.get("required", [])), ["columns", "rows"])
+
+    list_id = wire.request_id("tools/list")
+    answer = (wire.response(list_id) or {}).get("result", {})
+    era_fields = {key: answer.get(key) for key in ("resultType", "ttlMs", "cacheScope") if key in answer}
+    if modern:
+        R.check(
+            "tools/list carries resultType, ttlMs and cacheScope (2026-07-28)",
+            era_fields.get("resultType") == "complete"
+            and isinstance(era_fields.get("ttlMs"), int)
+            and era_fields.get("cacheScope") in ("public", "private"),
+            repr(era_fields),
+        )
+    else:
+        R.eq("tools/list carries no 2026-only fields in the legacy era", era_fields, {})
+
+
+async def tool_checks(c: Client) -> None:
+    r = await c.call_tool("add", {"a": 2, "b": 3})
+    R.eq("add(2, 3): text", only_text(r), "5")
+    R.eq("add(2, 3): isError false, no structuredContent", (r.is_error, r.structured_content), (False, None))
+
+    r = await c.call_tool("greet", {"name": "Ada"})
+    R.eq("greet: text", only_text(r), "Hello, Ada!")
+    R.eq("greet: isError false, no structuredContent", (r.is_error, r.structured_content), (False, None))
+    R.check("greet: the codeagent artifact rides in _meta", "dev.codeagent/artifact" in (r.meta or {}), repr(r.meta))
+
+    r = await c.call_tool("sales_table", {"region": "north"})
+    text = only_text(r)
+    R.check(
+        "sales_table(north): a Markdown table",
+        isinstance(text, str)
+        and text.startswith(TABLE_HEADER + "| north | kettle | 120 | 3600.0 |\n| north | toaster | 80 | 2000.0 |\n"),
+        repr(text),
+    )
+    R.contains("sales_table(north): row count", text, "2 rows")
+    R.eq("sales_table(north): structuredContent", r.structured_content, {"columns": TABLE_COLUMNS, "rows": NORTH_ROWS})
+    R.eq("sales_table(north): isError false", r.is_error, False)
+    r = await c.call_tool("sales_table", {})
+    rows = (r.structured_content or {}).get("rows", [])
+    R.eq("sales_table(): all six rows", [row[0] for row in rows], ["north", "north", "south", "east", "west", "west"])
+    R.eq("sales_table(): columns", (r.structured_content or {}).get("columns"), TABLE_COLUMNS)
+    R.check("sales_table(): Markdown table of six rows", str(only_text(r)).startswith(TABLE_HEADER) and "6 rows" in str(only_text(r)), repr(only_text(r)))
+
+    r = await c.call_tool("revenue_chart", {})
+    kinds = [block.type for block in r.content]
+    R.eq("revenue_chart: an image block then a text block", kinds, ["image", "text"])
+    if kinds == ["image", "text"]:
+        image, caption = r.content
+        R.eq("revenue_chart: mimeType", image.mime_type, "image/png")
+        try:
+            png = base64.b64decode(image.data, validate=True)
+            ok, why = check_png(png)
+        except ValueError as error:
+            ok, why = False, f"not base64: {error}"
+        R.check("revenue_chart: a valid 160x100 PNG", ok, why)
+        R.contains("revenue_chart: caption", caption.text, "Revenue per region: north, south, east, west (left to right).")
+        R.contains("revenue_chart: text describes the image", caption.text, "160×100")
+    R.eq("revenue_chart: isError false, no structuredContent", (r.is_error, r.structured_content), (False, None))
+
+    r = await c.call_tool("show_code", {})
+    text = only_text(r)
+    R.contains("show_code: names the file", text, "src/add.rs")
+    R.contains("show_code: fenced Rust code", text, CODE_FENCE)
+    R.contains("show_code: output", text, "add(2, 3) == 5")
+    R.eq("show_code: isError false", r.is_error, False)
+
+    r = await c.call_tool("show_diff", {})
+    text = only_text(r)
+    R.check("show_diff: unified diff header", str(text).startswith("--- a/src/add.rs\n+++ b/src/add.rs\n"), repr(text))
+    R.contains("show_diff: hunk", text, "@@ -1,3 +1,3 @@")
+    R.contains("show_diff: removed line", text, "\n-fn sum(a: i64, b: i64) -> i64 {\n")
+    R.contains("show_diff: added line", text, "\n+fn add(a: i64, b: i64) -> i64 {\n")
+    R.eq("show_diff: isError false", r.is_error, False)
+
+    r = await c.call_tool("divide", {"numerator": 1, "denominator": 4})
+    R.eq("divide(1, 4): text", only_text(r), "0.25")
+    R.eq("divide(1, 4): isError false", r.is_error, False)
+    r = await c.call_tool("divide", {"numerator": 1, "denominator": 0})
+    R.eq("divide(1, 0): isError true", r.is_error, True)
+    R.contains("divide(1, 0): message", only_text(r), "cannot divide by zero")
+    R.contains("divide(1, 0): detail", only_text(r), "pass a non-zero `denominator`")
+    R.eq("divide(1, 0): no structuredContent", r.structured_content, None)
+
+    r = await c.call_tool("region_stats", {"region": "west"})
+    expected = {"region": "west", "units": 210, "revenue": 5550.0}
+    R.eq("region_stats(west): structuredContent", r.structured_content, expected)
+    try:
+        as_json = json.loads(only_text(r) or "")
+    except ValueError:
+        as_json = None
+    R.eq("region_stats(west): text is the same JSON", as_json, expected)
+    R.eq("region_stats(west): isError false", r.is_error, False)
+
+    r = await c.call_tool("slow", {"seconds": 0.05})
+    R.eq("slow(0.05): text", only_text(r), "Waited 0.05 seconds.")
+
+
+async def output_schema_checks(c: Client) -> None:
+    # Client.call_tool already validated these (RuntimeError otherwise); make that visible and prove it is live.
+    r = await c.call_tool("region_stats", {"region": "north"})
+    R.eq("region_stats(north): structuredContent", r.structured_content, {"region": "north", "units": 200, "revenue": 5600.0})
+    try:
+        await c.session.validate_tool_result("region_stats", r)
+        R.check("region_stats: the SDK's outputSchema validation passes", True)
+    except RuntimeError as error:
+        R.check("region_stats: the SDK's outputSchema validation passes", False, str(error))
+    for name, broken in [
+        ("a missing field", {"region": "north", "units": 200}),
+        ("a region outside the enum", {"region": "middle", "units": 200, "revenue": 5600.0}),
+    ]:
+        tampered = r.model_copy(update={"structured_content": broken})
+        try:
+            await c.session.validate_tool_result("region_stats", tampered)
+            R.check(f"region_stats: the SDK rejects {name} (validation is live)", False, "no error")
+        except RuntimeError as error:
+            R.contains(f"region_stats: the SDK rejects {name} (validation is live)", str(error), "Invalid structured content")
+    r = await c.call_tool("sales_table", {"region": "west"})
+    try:
+        await c.session.validate_tool_result("sales_table", r)
+        R.check("sales_table: the SDK's outputSchema validation passes", True)
+    except RuntimeError as error:
+        R.check("sales_table: the SDK's outputSchema validation passes", False, str(error))
+
+
+async def progress_checks(c: Client, modern: bool, wire: Wire, logs: list[LoggingMessageNotificationParams]) -> None:
+    if not modern:
+        await c.set_logging_level("debug")  # logging/setLevel: the legacy opt-in
+    calls: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        calls.append((progress, total, message))
+
+    mark, logged = wire.mark(), len(logs)
+    r = await c.call_tool("count_with_progress", {"steps": 5}, progress_callback=on_progress)
+    seen_at_result = list(calls)
+    R.eq("count_with_progress(5): text", only_text(r), "Counted to 5.")
+    R.eq("count_with_progress(5): 5 progress callbacks before the result", len(seen_at_result), 5)
+    progress = [p for p, _, _ in seen_at_result]
+    R.check(
+        "count_with_progress(5): progress strictly increasing 1..5",
+        progress == [1.0, 2.0, 3.0, 4.0, 5.0] and all(a < b for a, b in zip(progress, progress[1:])),
+        repr(progress),
+    )
+    R.eq("count_with_progress(5): total 5 on every callback", [t for _, t, _ in seen_at_result], [5.0] * 5)
+    R.eq("count_with_progress(5): messages", [m for _, _, m in seen_at_result], [f"step {i} of 5" for i in range(1, 6)])
+
+    call_id = wire.request_id("tools/call", mark, "count_with_progress")
+    sent = next((m for m in wire.sent(mark) if m.get("id") == call_id), {})
+    token = ((sent.get("params") or {}).get("_meta") or {}).get("progressToken")
+    R.check("the request carried a progressToken", token is not None, json.dumps(sent))
+    answered = wire.response_position(call_id)
+    notes = [
+        (position, m)
+        for position, (d, m) in enumerate(wire.log)
+        if position >= mark and d == "in" and m.get("method") == "notifications/progress"
+    ]
+    R.check(
+        "wire: 5 progress notifications with the request's token, all before the response",
+        answered is not None
+        and len(notes) == 5
+        and all(m["params"].get("progressToken") == token and position < answered for position, m in notes),
+        json.dumps([m for _, m in notes]),
+    )
+    log_notes = [
+        (position, m)
+        for position, (d, m) in enumerate(wire.log)
+        if position >= mark and d == "in" and m.get("method") == "notifications/message"
+    ]
+    R.check(
+        "wire: the log message arrives before the response",
+        answered is not None and len(log_notes) == 1 and log_notes[0][0] < answered,
+        json.dumps([m for _, m in log_notes]),
+    )
+    with anyio.move_on_after(2):
+        while not any(p.data == "counted to 5" for p in logs[logged:]):
+            await anyio.sleep(0.01)
+    got = [p for p in logs[logged:] if p.data == "counted to 5"]
+    R.check(
+        f"logging callback receives 'counted to 5' ({'_meta logLevel' if modern else 'logging/setLevel debug'})",
+        len(got) == 1 and got[0].level == "info",
+        repr(logs[logged:]),
+    )
+
+    # Above the message's level nothing is sent: legacy raises the session level, modern the request's.
+    mark, logged = wire.mark(), len(logs)
+    if modern:
+        r = await c.call_tool("count_with_progress", {"steps": 1}, meta={LOG_LEVEL_META_KEY: "warning"})
+    else:
+        await c.set_logging_level("warning")
+        r = await c.call_tool("count_with_progress", {"steps": 1})
+    await anyio.sleep(0.1)
+    R.eq("count_with_progress(1): text", only_text(r), "Counted to 1.")
+    R.check(
+        "no info log at level warning",
+        not [m for m in wire.received(mark) if m.get("method") == "notifications/message"] and len(logs) == logged,
+        repr(logs[logged:]),
+    )
+    R.check(
+        "no progress notifications without a progressToken",
+        not [m for m in wire.received(mark) if m.get("method") == "notifications/progress"],
+        json.dumps(wire.received(mark)),
+    )
+    if not modern:
+        await c.set_logging_level("debug")
+
+
+async def cancellation_checks(c: Client, wire: Wire) -> None:
+    mark = wire.mark()
+    started = time.monotonic()
+    with anyio.move_on_after(0.3) as scope:
+        await c.call_tool("slow", {"seconds": 30})
+    elapsed = time.monotonic() - started
+    R.check("slow(30) cancelled after 0.3 s", scope.cancelled_caught, "the call finished")
+    R.check("the cancelled call returns promptly", elapsed < 3.0, f"{elapsed:.2f} s")
+    slow_id = wire.request_id("tools/call", mark, "slow")
+    cancels = [m for m in wire.sent(mark) if m.get("method") == "notifications/cancelled"]
+    R.check(
+        "notifications/cancelled names the request",
+        slow_id is not None and [m["params"].get("requestId") for m in cancels] == [slow_id],
+        json.dumps(cancels),
+    )
+    r = await c.call_tool("add", {"a": 40, "b": 2})
+    R.eq("a follow-up call succeeds", only_text(r), "42")
+    await anyio.sleep(0.3)
+    R.eq("the server sent no response for the cancelled request", wire.response(slow_id), None)
+    # A cancelled call the server would have finished soon: its answer must never come.
+    mark = wire.mark()
+    with anyio.move_on_after(0.2):
+        await c.call_tool("slow", {"seconds": 1.5})
+    short_id = wire.request_id("tools/call", mark, "slow")
+    await anyio.sleep(2.0)
+    R.check(
+        "slow(1.5) cancelled after 0.2 s: no response even after it would have finished",
+        short_id is not None and wire.response(short_id) is None,
+        json.dumps(wire.response(short_id)),
+    )
+    # Two cancelled in a row, then one that completes: the connection keeps serving.
+    for seconds in (20, 25):
+        with anyio.move_on_after(0.1):
+            await c.call_tool("slow", {"seconds": seconds})
+    r = await c.call_tool("slow", {"seconds": 0.01})
+    R.eq("after more cancellations, slow(0.01) completes", only_text(r), "Waited 0.01 seconds.")
+
+
+async def timeout_checks(c: Client, wire: Wire) -> None:
+    mark = wire.mark()
+    started = time.monotonic()
+    try:
+        await c.call_tool("slow", {"seconds": 30}, read_timeout_seconds=0.3)
+        R.check("slow(30) with a 0.3 s read timeout raises", False, "it returned")
+    except MCPError as error:
+        R.eq("slow(30) with a 0.3 s read timeout: MCPError -32001", error.code, -32001)
+    R.check("the timed-out call returns promptly", time.monotonic() - started < 3.0)
+    slow_id = wire.request_id("tools/call", mark, "slow")
+    cancels = [m for m in wire.sent(mark) if m.get("method") == "notifications/cancelled"]
+    R.check(
+        "the SDK cancelled the timed-out request",
+        [m["params"].get("requestId") for m in cancels] == [slow_id],
+        json.dumps(cancels),
+    )
+    r = await c.call_tool("greet", {"name": "again"})
+    R.eq("a call after the timeout succeeds", only_text(r), "Hello, again!")
+    await anyio.sleep(0.2)
+    R.eq("the server sent no response for the timed-out request", wire.response(slow_id), None)
+
+
+async def invalid_argument_checks(c: Client) -> None:
+    cases = [
+        ("add with b = \"x\"", "add", {"a": 1, "b": "x"}, ["`b`", "invalid type"]),
+        ("add without b", "add", {"a": 1}, ["missing field `b`"]),
+        ("add with an unknown field", "add", {"a": 1, "b": 2, "c": 3}, ["unknown field `c`"]),
+        ("sales_table with an unknown region", "sales_table", {"region": "middle"}, ["`region`", "middle"]),
+        ("count_with_progress below the minimum", "count_with_progress", {"steps": 0}, ["`steps`", "minimum"]),
+    ]
+    for label, name, arguments, needles in cases:
+        r = await c.call_tool(name, arguments)
+        R.eq(f"{label}: isError true", r.is_error, True)
+        text = only_text(r)
+        for needle in needles:
+            R.contains(f"{label}: message names {needle}", text, needle)
+        R.contains(f"{label}: message names the tool", text, f"tool {name}")
+    r = await c.call_tool("add", {"a": 2, "b": 2})
+    R.eq("after invalid arguments, add(2, 2) works", only_text(r), "4")
+
+
+async def unknown_tool_checks(c: Client) -> None:
+    try:
+        r = await c.call_tool("nope", {})
+        R.check("unknown tool raises MCPError", False, f"got a result: {r!r}")
+    except MCPError as error:
+        R.eq("unknown tool: MCPError code -32602", error.code, -32602)
+        R.eq("unknown tool: message", error.message, "Unknown tool: nope")
+    r = await c.call_tool("add", {"a": 1, "b": 1})
+    R.eq("after an unknown tool, add(1, 1) works", only_text(r), "2")
+
+
+async def wire_checks(modern: bool, wire: Wire) -> None:
+    responses = [m for m in wire.received() if "method" not in m]
+    errors = [m for m in responses if "error" in m]
+    R.eq("every error response is the unknown tool's", [e["error"].get("message") for e in errors], ["Unknown tool: nope"])
+    ids = [m.get("id") for m in responses]
+    R.check("no request id was answered twice", len(ids) == len(set(map(json.dumps, ids))), repr(ids))
+    results = [m["result"] for m in responses if "result" in m]
+    if modern:
+        R.check(
+            "every result carries resultType complete (2026-07-28)",
+            all(result.get("resultType") == "complete" for result in results),
+            json.dumps([r for r in results if r.get("resultType") != "complete"])[:500],
+        )
+        stamped = [m for m in wire.sent() if "id" in m]
+        R.check(
+            "every request carried the 2026-07-28 _meta envelope",
+            all(((m.get("params") or {}).get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion") == MODERN for m in stamped),
+            json.dumps(stamped[:1]),
+        )
+    else:
+        R.check(
+            "no result carries resultType in the legacy era",
+            all("resultType" not in result for result in results),
+            json.dumps([r for r in results if "resultType" in r])[:500],
+        )
+    stray = [
+        m
+        for m in wire.received()
+        if m.get("method") not in (None, "notifications/progress", "notifications/message")
+    ]
+    R.eq("no unexpected notifications or requests from the server", stray, [])
+
+
+async def main(binary: str, modes: list[str]) -> int:
+    print(f"python client: mcp {importlib.metadata.version('mcp')} (mcp-types {importlib.metadata.version('mcp-types')})")
+    print(f"server: {binary}", flush=True)
+    for mode in modes:
+        started = time.monotonic()
+        try:
+            with anyio.fail_after(ERA_TIMEOUT):
+                await run_era(binary, mode)
+        except BaseException as error:  # noqa: BLE001 - connection failures arrive as ExceptionGroups
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            R.prefix = f"[{mode}] "
+            R.check("the era's session runs to the end", False, f"{type(error).__name__}: {error}")
+            traceback.print_exception(error)
+        print(f"[{mode}] done in {time.monotonic() - started:.1f} s", flush=True)
+    R.prefix = ""
+    if R.failures:
+        print("\nfailed checks:\n  " + "\n  ".join(R.failures))
+    print(f"{R.passed} passed, {R.failed} failed", flush=True)
+    return 1 if R.failed or not R.passed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(f"usage: {sys.argv[0]} PATH/TO/gallery [legacy|{MODERN}|auto ...]")
+    eras = sys.argv[2:] or ["legacy", MODERN, "auto"]
+    sys.exit(anyio.run(main, sys.argv[1], eras))

@@ -1,0 +1,724 @@
+#!/usr/bin/env node
+// Interop test: drives the codeagent gallery MCP server (examples/gallery.rs) over stdio with the real
+// TypeScript MCP client SDKs pinned in package.json:
+//
+//   sdk-v1 legacy        @modelcontextprotocol/sdk (v1: handshake era only), initialize
+//   client-v2 legacy     @modelcontextprotocol/client (v2), versionNegotiation 'legacy' (its default)
+//   client-v2 2026-07-28 @modelcontextprotocol/client, versionNegotiation { pin: '2026-07-28' }
+//   client-v2 auto       @modelcontextprotocol/client, versionNegotiation 'auto' (must pick 2026-07-28)
+//
+// Each suite runs the whole check list: the listing, every tool's content / structuredContent / isError,
+// output-schema validation by the SDK, progress (onprogress + resetTimeoutOnProgress), logging,
+// cancellation (AbortSignal), a request timeout, invalid arguments and an unknown tool. A tap on the
+// stdio transport records every JSON-RPC message, so ordering and "no response for a cancelled request"
+// are checked on the wire too.
+//
+// Usage: node gallery.test.mjs PATH/TO/gallery [SUITE ...]   (SUITE: v1-legacy, v2-legacy, v2-2026-07-28, v2-auto)
+// Prints one line per check and, last, `N passed, M failed`; exits 1 if any check failed. Node >= 20.
+
+import { readFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2, ProtocolError, SdkError, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+
+const MODERN = '2026-07-28';
+const LEGACY_VERSION = '2025-11-25'; // what both TS SDKs offer in initialize
+const REQUEST_TIMEOUT = 20_000;
+const SUITE_TIMEOUT = 120_000;
+
+const TOOL_NAMES = ['add', 'greet', 'sales_table', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow'];
+const REGIONS = ['north', 'south', 'east', 'west'];
+// name -> [title, description prefix, required, {property: JSON type}]; a null type means "an enum of REGIONS"
+const LISTING = {
+  add: [undefined, 'Add two integers.', ['a', 'b'], { a: 'integer', b: 'integer' }],
+  greet: ['Greeting', 'Greet someone by name, as plain text.', ['name'], { name: 'string' }],
+  sales_table: ['Sales table', 'List sales records as a table, optionally for one region.', [], { region: null }],
+  revenue_chart: ['Revenue chart', 'Draw a bar chart of revenue per region as a PNG image.', [], {}],
+  show_code: [undefined, 'Show a Rust function that adds two numbers.', [], {}],
+  show_diff: [undefined, 'Show the change that renames a function.', [], {}],
+  divide: [undefined, 'Divide two numbers; dividing by zero is a tool error the model can read.', ['numerator', 'denominator'], { numerator: 'number', denominator: 'number' }],
+  region_stats: ['Region statistics', 'Structured statistics for one region.', ['region'], { region: null }],
+  count_with_progress: [undefined, 'Count to `steps`, reporting progress after each step.', ['steps'], { steps: 'integer' }],
+  slow: [undefined, 'Wait for `seconds`, or until the client cancels.', ['seconds'], { seconds: 'number' }],
+};
+const WITH_OUTPUT_SCHEMA = new Set(['sales_table', 'region_stats']);
+const INSTRUCTIONS = 'Example tools, one per kind of output: text, table, image, code, diff, error, JSON.';
+const TABLE_HEADER = '| region | product | units | revenue |\n| --- | --- | --- | --- |\n';
+const TABLE_COLUMNS = [
+  { name: 'region', type: 'string' },
+  { name: 'product', type: 'string' },
+  { name: 'units', type: 'integer' },
+  { name: 'revenue', type: 'number' },
+];
+const NORTH_ROWS = [['north', 'kettle', 120, 3600], ['north', 'toaster', 80, 2000]];
+const CODE_FENCE = '```rust\nfn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n```';
+// typescript-sdk#2580: Protocol dispatches notifications a microtask late but responses at once, so a
+// progress notification that arrives in the same read as its response finds its handler gone; the SDK
+// drops it and reports it through onerror.
+const LATE_PROGRESS = 'Received a progress notification for an unknown token';
+
+// ------------------------------------------------------------------------------------------------
+// Results
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+let prefix = '';
+
+function check(name, ok, detail = '') {
+  const label = `${prefix}${name}`;
+  if (ok) {
+    passed++;
+    console.log(`ok   ${label}`);
+  } else {
+    failed++;
+    failures.push(label);
+    console.log(`FAIL ${label}${detail ? `: ${detail}` : ''}`);
+  }
+  return ok;
+}
+
+const show = value => (value === undefined ? 'undefined' : JSON.stringify(value));
+const deepEqual = (a, b) => show(canonical(a)) === show(canonical(b));
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map(k => [k, canonical(value[k])]));
+  return value;
+}
+const eq = (name, actual, expected) => check(name, deepEqual(actual, expected), `expected ${show(expected)}, got ${show(actual)}`);
+const contains = (name, text, needle) => check(name, typeof text === 'string' && text.includes(needle), `${show(needle)} not in ${show(text)}`);
+
+async function group(name, body) {
+  try {
+    await body();
+  } catch (error) {
+    check(`${name}: completes without raising`, false, `${error?.constructor?.name}: ${error?.message ?? error}`);
+    console.log(error?.stack ?? error);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The wire tap: patches the transport INSTANCE (its prototype must stay the SDK's own StdioClientTransport,
+// or client v2 probes in place instead of on a sibling process).
+
+class Wire {
+  constructor() {
+    this.log = []; // [direction, message]
+  }
+  record(direction, message) {
+    this.log.push([direction, JSON.parse(JSON.stringify(message))]);
+  }
+  mark() {
+    return this.log.length;
+  }
+  sent(since = 0) {
+    return this.log.slice(since).filter(([d]) => d === 'out').map(([, m]) => m);
+  }
+  received(since = 0) {
+    return this.log.slice(since).filter(([d]) => d === 'in').map(([, m]) => m);
+  }
+  requestId(method, since = 0, name) {
+    const found = this.sent(since).reverse().find(m => m.method === method && 'id' in m && (name === undefined || m.params?.name === name));
+    return found?.id;
+  }
+  responsePosition(id) {
+    const position = this.log.findIndex(([d, m]) => d === 'in' && !('method' in m) && m.id === id);
+    return position < 0 ? undefined : position;
+  }
+  response(id) {
+    const position = this.responsePosition(id);
+    return position === undefined ? undefined : this.log[position][1];
+  }
+}
+
+function tap(transport, wire) {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    wire.record('out', message);
+    return send(message, options);
+  };
+  let handler;
+  const seen = new WeakSet();
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      if (!handler) return undefined;
+      return (message, extra) => {
+        if (message && typeof message === 'object' && !seen.has(message)) {
+          seen.add(message);
+          wire.record('in', message);
+        }
+        return handler(message, extra);
+      };
+    },
+    set(value) {
+      handler = value;
+    },
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Helpers
+
+const onlyText = result => (result.content?.length === 1 && result.content[0].type === 'text' ? result.content[0].text : undefined);
+
+function resolve(schema, node) {
+  const ref = node?.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    let target = schema;
+    for (const part of ref.slice(2).split('/')) target = target?.[part];
+    const { $ref, ...rest } = node;
+    return { ...target, ...rest };
+  }
+  return node ?? {};
+}
+
+function enumOf(schema, node) {
+  node = resolve(schema, node);
+  if (Array.isArray(node.enum)) return node.enum;
+  for (const key of ['anyOf', 'oneOf']) {
+    for (const branch of node[key] ?? []) {
+      const found = enumOf(schema, branch);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A structurally valid 160x100 PNG: signature, IHDR first, every CRC, IDAT inflating to the right size, IEND last. */
+function checkPng(data) {
+  if (!data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'bad signature';
+  let position = 8;
+  const chunks = [];
+  const idat = [];
+  let ihdr;
+  while (position + 12 <= data.length) {
+    const length = data.readUInt32BE(position);
+    const kind = data.subarray(position + 4, position + 8);
+    const body = data.subarray(position + 8, position + 8 + length);
+    if (crc32(Buffer.concat([kind, body])) !== data.readUInt32BE(position + 8 + length)) return `bad CRC in chunk ${kind}`;
+    chunks.push(kind.toString('latin1'));
+    if (chunks.at(-1) === 'IHDR') ihdr = body;
+    if (chunks.at(-1) === 'IDAT') idat.push(body);
+    position += 12 + length;
+  }
+  if (chunks[0] !== 'IHDR' || chunks.at(-1) !== 'IEND' || position !== data.length) return `bad chunk layout ${chunks}`;
+  const [width, height, depth, color, interlace] = [ihdr.readUInt32BE(0), ihdr.readUInt32BE(4), ihdr[8], ihdr[9], ihdr[12]];
+  if (width !== 160 || height !== 100) return `IHDR says ${width}x${height}, expected 160x100`;
+  const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[color];
+  if (!channels || depth !== 8 || interlace !== 0) return `unexpected IHDR depth=${depth} color=${color} interlace=${interlace}`;
+  let pixels;
+  try {
+    pixels = inflateSync(Buffer.concat(idat));
+  } catch (error) {
+    return `IDAT does not inflate: ${error.message}`;
+  }
+  const expected = height * (1 + width * channels);
+  return pixels.length === expected ? '' : `IDAT inflates to ${pixels.length} bytes, expected ${expected}`;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The two SDK generations behind one small interface
+
+function makeSuite(binary, name) {
+  const [generation, mode] = name.split(/-(.*)/s);
+  const wire = new Wire();
+  const logs = [];
+  const clientErrors = [];
+  const spawn = { command: binary, args: [], env: { ...process.env }, stderr: 'inherit' }; // default env is HOME/PATH/... only
+  const info = { name: 'codeagent-interop-ts', version: '1.0.0' };
+  let client;
+  let transport;
+  if (generation === 'v1') {
+    client = new ClientV1(info);
+    transport = new StdioV1(spawn);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, n => logs.push(n.params));
+  } else {
+    const negotiation = mode === 'legacy' || mode === 'auto' ? mode : { pin: mode };
+    client = new ClientV2(info, { versionNegotiation: { mode: negotiation, probe: { timeoutMs: 10_000 } } });
+    transport = new StdioV2(spawn);
+    client.setNotificationHandler('notifications/message', n => logs.push(n.params));
+  }
+  client.onerror = error => clientErrors.push(error);
+  tap(transport, wire);
+  const v1 = generation === 'v1';
+  return {
+    name,
+    mode,
+    v1,
+    modern: mode !== 'legacy',
+    client,
+    transport,
+    wire,
+    logs,
+    clientErrors,
+    callTool: (params, options = {}) => (v1 ? client.callTool(params, undefined, { timeout: REQUEST_TIMEOUT, ...options }) : client.callTool(params, { timeout: REQUEST_TIMEOUT, ...options })),
+    async listAll() {
+      if (!v1) return (await client.listTools()).tools; // v2 walks every page itself
+      const tools = [];
+      let cursor;
+      let pages = 0;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor && ++pages < 20);
+      return tools;
+    },
+    // An abort or a timeout: v1 rejects with McpError -32001, v2 with SdkError REQUEST_TIMEOUT.
+    isCancelError: error => (v1 ? error instanceof McpError && error.code === -32001 : error instanceof SdkError && error.code === 'REQUEST_TIMEOUT'),
+    cancelErrorName: v1 ? 'McpError -32001' : 'SdkError REQUEST_TIMEOUT',
+    isProtocolError: (error, code) => (v1 ? error instanceof McpError : error instanceof ProtocolError) && error.code === code,
+    errorClass: v1 ? 'McpError' : 'ProtocolError',
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// The check list, run once per suite
+
+async function runSuite(binary, name) {
+  prefix = `[${name}] `;
+  const s = makeSuite(binary, name);
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`suite did not finish within ${SUITE_TIMEOUT / 1000} s`)), SUITE_TIMEOUT);
+  });
+  try {
+    await Promise.race([
+      (async () => {
+        await s.client.connect(s.transport);
+        await group('connect', () => connectChecks(s));
+        await group('listing', () => listingChecks(s));
+        await group('tools', () => toolChecks(s));
+        await group('output schema', () => outputSchemaChecks(s));
+        await group('progress and logging', () => progressChecks(s));
+        await group('cancellation', () => cancellationChecks(s));
+        await group('timeout', () => timeoutChecks(s));
+        await group('invalid arguments', () => invalidArgumentChecks(s));
+        await group('unknown tool', () => unknownToolChecks(s));
+        await group('wire', () => wireChecks(s));
+      })(),
+      deadline,
+    ]);
+  } catch (error) {
+    check("the suite's session runs to the end", false, `${error?.constructor?.name}: ${error?.message ?? error}`);
+    console.log(error?.stack ?? error);
+  } finally {
+    clearTimeout(timer);
+    await s.client.close().catch(() => {});
+  }
+}
+
+async function connectChecks(s) {
+  const { client, wire } = s;
+  const methods = wire.sent().filter(m => 'method' in m).map(m => m.method);
+  if (s.v1) {
+    // v1 has no era API; the handshake is the only era it speaks.
+  } else {
+    eq('protocol era', client.getProtocolEra(), s.modern ? 'modern' : 'legacy');
+    eq('negotiated protocol version', client.getNegotiatedProtocolVersion(), s.modern ? MODERN : LEGACY_VERSION);
+  }
+  if (s.modern) {
+    const discover = client.getDiscoverResult();
+    check('the era came from server/discover (probed on a sibling process)', discover?.supportedVersions?.includes(MODERN) && discover?.supportedVersions?.includes(LEGACY_VERSION), show(discover));
+    check('server/discover result is cacheable (ttlMs, cacheScope)', Number.isInteger(discover?.ttlMs) && ['public', 'private'].includes(discover?.cacheScope), show(discover));
+    check('the session process got neither initialize nor server/discover', !methods.includes('initialize') && !methods.includes('server/discover'), show(methods));
+  } else {
+    eq('handshake: initialize, then notifications/initialized', methods.slice(0, 2), ['initialize', 'notifications/initialized']);
+    const init = wire.response(wire.requestId('initialize'))?.result;
+    eq('negotiated protocol version (initialize result)', init?.protocolVersion, LEGACY_VERSION);
+    check('no server/discover in the legacy era', !methods.includes('server/discover'), show(methods));
+  }
+  const version = client.getServerVersion();
+  check("server info: name codeagent-gallery, title 'codeagent gallery', a version", version?.name === 'codeagent-gallery' && version?.title === 'codeagent gallery' && !!version?.version, show(version));
+  const caps = client.getServerCapabilities();
+  check('capabilities: tools and logging', !!caps?.tools && !!caps?.logging, show(caps));
+  eq('instructions', client.getInstructions(), INSTRUCTIONS);
+}
+
+async function listingChecks(s) {
+  const tools = await s.listAll();
+  const listing = Object.fromEntries(tools.map(t => [t.name, t]));
+  eq('tools/list names, in order', tools.map(t => t.name), TOOL_NAMES);
+  for (const [name, [title, description, required, properties]] of Object.entries(LISTING)) {
+    const tool = listing[name];
+    if (!check(`${name}: listed`, !!tool)) continue;
+    eq(`${name}: title`, tool.title, title);
+    check(`${name}: description`, String(tool.description ?? '').startsWith(description), show(tool.description));
+    const schema = tool.inputSchema ?? {};
+    eq(`${name}: inputSchema type`, schema.type, 'object');
+    eq(`${name}: inputSchema required`, [...(schema.required ?? [])].sort(), [...required].sort());
+    eq(`${name}: inputSchema properties`, Object.keys(schema.properties ?? {}).sort(), Object.keys(properties).sort());
+    for (const [prop, kind] of Object.entries(properties)) {
+      const node = schema.properties?.[prop] ?? {};
+      if (kind === null) eq(`${name}: \`${prop}\` is an enum of the regions`, enumOf(schema, node), REGIONS);
+      else eq(`${name}: \`${prop}\` type`, resolve(schema, node).type, kind);
+      check(`${name}: \`${prop}\` has a description`, !!node.description, show(node));
+    }
+    const wanted = WITH_OUTPUT_SCHEMA.has(name);
+    eq(`${name}: outputSchema ${wanted ? 'present' : 'absent'}`, 'outputSchema' in tool && tool.outputSchema !== undefined, wanted);
+  }
+  eq('add: annotations', listing.add?.annotations, { readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+  const steps = listing.count_with_progress?.inputSchema?.properties?.steps ?? {};
+  eq('count_with_progress: steps range 1..100', [steps.minimum, steps.maximum], [1, 100]);
+  const stats = listing.region_stats?.outputSchema ?? {};
+  eq('region_stats: outputSchema required', [...(stats.required ?? [])].sort(), ['region', 'revenue', 'units']);
+  eq('region_stats: outputSchema region enum', enumOf(stats, stats.properties?.region), REGIONS);
+  eq('sales_table: outputSchema required', [...(listing.sales_table?.outputSchema?.required ?? [])].sort(), ['columns', 'rows']);
+
+  const answer = s.wire.response(s.wire.requestId('tools/list'))?.result ?? {};
+  const eraFields = Object.fromEntries(['resultType', 'ttlMs', 'cacheScope'].filter(k => k in answer).map(k => [k, answer[k]]));
+  if (s.modern) {
+    check('tools/list carries resultType, ttlMs and cacheScope (2026-07-28)', eraFields.resultType === 'complete' && Number.isInteger(eraFields.ttlMs) && ['public', 'private'].includes(eraFields.cacheScope), show(eraFields));
+  } else {
+    eq('tools/list carries no 2026-only fields in the legacy era', eraFields, {});
+  }
+}
+
+async function toolChecks(s) {
+  let r = await s.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+  eq('add(2, 3): text', onlyText(r), '5');
+  eq('add(2, 3): isError false, no structuredContent', [!!r.isError, r.structuredContent], [false, undefined]);
+
+  r = await s.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+  eq('greet: text', onlyText(r), 'Hello, Ada!');
+  eq('greet: isError false, no structuredContent', [!!r.isError, r.structuredContent], [false, undefined]);
+  check('greet: the codeagent artifact rides in _meta', !!r._meta?.['dev.codeagent/artifact'], show(r._meta));
+
+  r = await s.callTool({ name: 'sales_table', arguments: { region: 'north' } });
+  let text = onlyText(r);
+  check('sales_table(north): a Markdown table', typeof text === 'string' && text.startsWith(`${TABLE_HEADER}| north | kettle | 120 | 3600.0 |\n| north | toaster | 80 | 2000.0 |\n`), show(text));
+  contains('sales_table(north): row count', text, '2 rows');
+  eq('sales_table(north): structuredContent', r.structuredContent, { columns: TABLE_COLUMNS, rows: NORTH_ROWS });
+  eq('sales_table(north): isError false', !!r.isError, false);
+  r = await s.callTool({ name: 'sales_table', arguments: {} });
+  eq('sales_table(): all six rows', (r.structuredContent?.rows ?? []).map(row => row[0]), ['north', 'north', 'south', 'east', 'west', 'west']);
+  eq('sales_table(): columns', r.structuredContent?.columns, TABLE_COLUMNS);
+  check('sales_table(): Markdown table of six rows', String(onlyText(r)).startsWith(TABLE_HEADER) && String(onlyText(r)).includes('6 rows'), show(onlyText(r)));
+
+  r = await s.callTool({ name: 'revenue_chart', arguments: {} });
+  const kinds = (r.content ?? []).map(b => b.type);
+  if (eq('revenue_chart: an image block then a text block', kinds, ['image', 'text'])) {
+    const [image, caption] = r.content;
+    eq('revenue_chart: mimeType', image.mimeType, 'image/png');
+    const base64ok = typeof image.data === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(image.data) && image.data.length % 4 === 0;
+    const why = base64ok ? checkPng(Buffer.from(image.data, 'base64')) : 'not base64';
+    check('revenue_chart: a valid 160x100 PNG', why === '', why);
+    contains('revenue_chart: caption', caption.text, 'Revenue per region: north, south, east, west (left to right).');
+    contains('revenue_chart: text describes the image', caption.text, '160×100');
+  }
+  eq('revenue_chart: isError false, no structuredContent', [!!r.isError, r.structuredContent], [false, undefined]);
+
+  r = await s.callTool({ name: 'show_code', arguments: {} });
+  text = onlyText(r);
+  contains('show_code: names the file', text, 'src/add.rs');
+  contains('show_code: fenced Rust code', text, CODE_FENCE);
+  contains('show_code: output', text, 'add(2, 3) == 5');
+  eq('show_code: isError false', !!r.isError, false);
+
+  r = await s.callTool({ name: 'show_diff', arguments: {} });
+  text = onlyText(r);
+  check('show_diff: unified diff header', String(text).startsWith('--- a/src/add.rs\n+++ b/src/add.rs\n'), show(text));
+  contains('show_diff: hunk', text, '@@ -1,3 +1,3 @@');
+  contains('show_diff: removed line', text, '\n-fn sum(a: i64, b: i64) -> i64 {\n');
+  contains('show_diff: added line', text, '\n+fn add(a: i64, b: i64) -> i64 {\n');
+  eq('show_diff: isError false', !!r.isError, false);
+
+  r = await s.callTool({ name: 'divide', arguments: { numerator: 1, denominator: 4 } });
+  eq('divide(1, 4): text', onlyText(r), '0.25');
+  eq('divide(1, 4): isError false', !!r.isError, false);
+  r = await s.callTool({ name: 'divide', arguments: { numerator: 1, denominator: 0 } });
+  eq('divide(1, 0): isError true', r.isError, true);
+  contains('divide(1, 0): message', onlyText(r), 'cannot divide by zero');
+  contains('divide(1, 0): detail', onlyText(r), 'pass a non-zero `denominator`');
+  eq('divide(1, 0): no structuredContent', r.structuredContent, undefined);
+
+  r = await s.callTool({ name: 'region_stats', arguments: { region: 'west' } });
+  const expected = { region: 'west', units: 210, revenue: 5550 };
+  eq('region_stats(west): structuredContent', r.structuredContent, expected);
+  let asJson;
+  try {
+    asJson = JSON.parse(onlyText(r) ?? '');
+  } catch {
+    asJson = undefined;
+  }
+  eq('region_stats(west): text is the same JSON', asJson, expected);
+  eq('region_stats(west): isError false', !!r.isError, false);
+
+  r = await s.callTool({ name: 'slow', arguments: { seconds: 0.05 } });
+  eq('slow(0.05): text', onlyText(r), 'Waited 0.05 seconds.');
+}
+
+async function outputSchemaChecks(s) {
+  // callTool validates structuredContent against the listed outputSchema (and throws otherwise); make that
+  // visible, and prove the validation is live by feeding the SDK's own validator something broken.
+  const r = await s.callTool({ name: 'region_stats', arguments: { region: 'north' } });
+  eq('region_stats(north): structuredContent (validated by the SDK)', r.structuredContent, { region: 'north', units: 200, revenue: 5600 });
+  const broken = [
+    ['a missing field', { region: 'north', units: 200 }],
+    ['a region outside the enum', { region: 'middle', units: 200, revenue: 5600 }],
+  ];
+  if (s.v1) {
+    const validator = s.client.getToolOutputValidator('region_stats');
+    if (check('region_stats: the SDK compiled a validator from the listed outputSchema', typeof validator === 'function')) {
+      eq("region_stats: the SDK's validator accepts the result", validator(r.structuredContent).valid, true);
+      for (const [what, content] of broken) eq(`region_stats: the SDK's validator rejects ${what} (validation is live)`, validator(content).valid, false);
+    }
+    check('sales_table: the SDK compiled a validator too', typeof s.client.getToolOutputValidator('sales_table') === 'function');
+  } else {
+    // v2 validates against options.toolDefinition when given: a stricter copy of the listed schema must make
+    // the real result fail, with the SDK's own error.
+    const tool = (await s.client.listTools()).tools.find(t => t.name === 'region_stats');
+    const stricter = { ...tool, outputSchema: { ...tool.outputSchema, required: [...tool.outputSchema.required, 'median'] } };
+    try {
+      await s.callTool({ name: 'region_stats', arguments: { region: 'north' } }, { toolDefinition: stricter });
+      check('region_stats: the SDK rejects a result its outputSchema forbids (validation is live)', false, 'no error');
+    } catch (error) {
+      check('region_stats: the SDK rejects a result its outputSchema forbids (validation is live)', error instanceof ProtocolError && error.code === -32602 && /does not match the tool's output schema/.test(error.message), `${error?.constructor?.name} ${error?.code} ${error?.message}`);
+    }
+    const again = await s.callTool({ name: 'region_stats', arguments: { region: 'north' } }, { toolDefinition: tool });
+    eq("region_stats: the SDK's validation passes with the listed outputSchema", again.structuredContent?.units, 200);
+  }
+  const table = await s.callTool({ name: 'sales_table', arguments: { region: 'west' } });
+  eq('sales_table(west): structuredContent (validated by the SDK)', (table.structuredContent?.rows ?? []).length, 2);
+}
+
+async function progressChecks(s) {
+  const { wire, logs, clientErrors } = s;
+  if (!s.modern) await s.client.setLoggingLevel('debug'); // logging/setLevel: the legacy opt-in
+  const meta = s.modern ? { [LOG_LEVEL_META_KEY]: 'debug' } : undefined; // modern: the opt-in is per request
+  const calls = [];
+  let mark = wire.mark();
+  let logged = logs.length;
+  const errorsBefore = clientErrors.length;
+  const r = await s.callTool(
+    { name: 'count_with_progress', arguments: { steps: 5 }, ...(meta ? { _meta: meta } : {}) },
+    { onprogress: p => calls.push(p), resetTimeoutOnProgress: true },
+  );
+  const seenAtResult = [...calls];
+  eq('count_with_progress(5): text', onlyText(r), 'Counted to 5.');
+
+  const callId = wire.requestId('tools/call', mark, 'count_with_progress');
+  const token = wire.sent(mark).find(m => m.id === callId)?.params?._meta?.progressToken;
+  check('the request carried a progressToken', token !== undefined, show(wire.sent(mark)));
+  const answered = wire.responsePosition(callId);
+  const notes = wire.log.map(([d, m], position) => [position, d, m]).filter(([position, d, m]) => position >= mark && d === 'in' && m.method === 'notifications/progress');
+  check(
+    'wire: 5 progress notifications 1..5 of 5 with the request token, all before the response',
+    answered !== undefined && deepEqual(notes.map(([, , m]) => [m.params.progressToken, m.params.progress, m.params.total]), [1, 2, 3, 4, 5].map(p => [token, p, 5])) && notes.every(([position]) => position < answered),
+    show(notes.map(([, , m]) => m)),
+  );
+  const progress = seenAtResult.map(p => p.progress);
+  check('onprogress: strictly increasing, all before the result', progress.length > 0 && progress.every((p, i) => i === 0 || p > progress[i - 1]), show(seenAtResult));
+  eq('onprogress: total 5 and the step message on every call', seenAtResult.map(p => [p.total, p.message]), progress.map(p => [5, `step ${p} of 5`]));
+  const late = clientErrors.slice(errorsBefore).filter(e => String(e?.message).includes(LATE_PROGRESS));
+  if (progress.length === 5) {
+    eq('onprogress: 5 callbacks (1..5)', progress, [1, 2, 3, 4, 5]);
+  } else {
+    // The known SDK race: the final notification shared a read with the response and was dropped client-side.
+    const droppedTail = [1, 2, 3, 4, 5].slice(progress.length);
+    check(
+      `onprogress: 5 callbacks, or 1..${progress.length} with ${show(droppedTail)} dropped by the SDK (typescript-sdk#2580)`,
+      progress.length >= 1 && deepEqual(progress, [1, 2, 3, 4, 5].slice(0, progress.length)) && late.length === droppedTail.length,
+      `${show(progress)}; onerror: ${show(late.map(e => e.message))}`,
+    );
+    console.log(`note ${prefix}the SDK dropped progress ${show(droppedTail)}: it arrived on the wire before the response (typescript-sdk#2580)`);
+  }
+  const logNotes = wire.log.map(([d, m], position) => [position, d, m]).filter(([position, d, m]) => position >= mark && d === 'in' && m.method === 'notifications/message');
+  check('wire: the log message arrives before the response', answered !== undefined && logNotes.length === 1 && logNotes[0][0] < answered, show(logNotes.map(([, , m]) => m)));
+  for (let i = 0; i < 200 && !logs.slice(logged).some(p => p.data === 'counted to 5'); i++) await sleep(10);
+  const got = logs.slice(logged).filter(p => p.data === 'counted to 5');
+  check(`the log handler receives 'counted to 5' (${s.modern ? '_meta logLevel' : 'logging/setLevel debug'})`, got.length === 1 && got[0].level === 'info', show(logs.slice(logged)));
+
+  // Without an opt-in (modern) or above the message's level (legacy), nothing is sent.
+  mark = wire.mark();
+  logged = logs.length;
+  let quiet;
+  if (s.modern) {
+    quiet = await s.callTool({ name: 'count_with_progress', arguments: { steps: 1 } });
+  } else {
+    await s.client.setLoggingLevel('warning');
+    quiet = await s.callTool({ name: 'count_with_progress', arguments: { steps: 1 } });
+  }
+  await sleep(100);
+  eq('count_with_progress(1): text', onlyText(quiet), 'Counted to 1.');
+  check(
+    s.modern ? 'no log for a request without _meta logLevel (2026-07-28)' : 'no info log at level warning',
+    !wire.received(mark).some(m => m.method === 'notifications/message') && logs.length === logged,
+    show(logs.slice(logged)),
+  );
+  check('no progress notifications without a progressToken', !wire.received(mark).some(m => m.method === 'notifications/progress'), show(wire.received(mark)));
+  if (s.modern) {
+    mark = wire.mark();
+    await s.callTool({ name: 'count_with_progress', arguments: { steps: 1 }, _meta: { [LOG_LEVEL_META_KEY]: 'warning' } });
+    await sleep(100);
+    check('no info log for a request at _meta logLevel warning', !wire.received(mark).some(m => m.method === 'notifications/message'), show(wire.received(mark)));
+  } else {
+    await s.client.setLoggingLevel('debug');
+  }
+}
+
+async function cancelAfter(s, args, ms) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort('interop: cancelled by the test'), ms);
+  const started = performance.now();
+  let outcome;
+  try {
+    const result = await s.callTool({ name: 'slow', arguments: args }, { signal: controller.signal });
+    outcome = { result };
+  } catch (error) {
+    outcome = { error };
+  } finally {
+    clearTimeout(timer);
+  }
+  return { ...outcome, elapsed: performance.now() - started };
+}
+
+async function cancellationChecks(s) {
+  const { wire } = s;
+  let mark = wire.mark();
+  const { error, elapsed } = await cancelAfter(s, { seconds: 30 }, 300);
+  check(`slow(30) aborted after 0.3 s rejects with ${s.cancelErrorName}`, s.isCancelError(error), `${error?.constructor?.name} ${error?.code} ${error?.message}`);
+  check('the aborted call returns promptly', elapsed < 3000, `${Math.round(elapsed)} ms`);
+  const slowId = wire.requestId('tools/call', mark, 'slow');
+  const cancels = wire.sent(mark).filter(m => m.method === 'notifications/cancelled');
+  check('notifications/cancelled names the request', slowId !== undefined && deepEqual(cancels.map(m => m.params?.requestId), [slowId]), show(cancels));
+  if (s.modern) check('the cancel notification carries the 2026-07-28 envelope', cancels[0]?.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === MODERN, show(cancels));
+  const r = await s.callTool({ name: 'add', arguments: { a: 40, b: 2 } });
+  eq('a follow-up call succeeds', onlyText(r), '42');
+  await sleep(300);
+  eq('the server sent no response for the cancelled request', wire.response(slowId), undefined);
+
+  // A cancelled call the server would have finished soon: its answer must never come.
+  mark = wire.mark();
+  await cancelAfter(s, { seconds: 1.5 }, 200);
+  const shortId = wire.requestId('tools/call', mark, 'slow');
+  await sleep(2000);
+  check('slow(1.5) aborted after 0.2 s: no response even after it would have finished', shortId !== undefined && wire.response(shortId) === undefined, show(wire.response(shortId)));
+  // Two cancelled in a row, then one that completes: the connection keeps serving.
+  await cancelAfter(s, { seconds: 20 }, 100);
+  await cancelAfter(s, { seconds: 25 }, 100);
+  const done = await s.callTool({ name: 'slow', arguments: { seconds: 0.01 } });
+  eq('after more cancellations, slow(0.01) completes', onlyText(done), 'Waited 0.01 seconds.');
+}
+
+async function timeoutChecks(s) {
+  const { wire } = s;
+  const mark = wire.mark();
+  const started = performance.now();
+  try {
+    await s.callTool({ name: 'slow', arguments: { seconds: 30 } }, { timeout: 300 });
+    check('slow(30) with a 0.3 s timeout rejects', false, 'it returned');
+  } catch (error) {
+    check(`slow(30) with a 0.3 s timeout: ${s.cancelErrorName}`, s.isCancelError(error), `${error?.constructor?.name} ${error?.code} ${error?.message}`);
+  }
+  check('the timed-out call returns promptly', performance.now() - started < 3000);
+  const slowId = wire.requestId('tools/call', mark, 'slow');
+  const cancels = wire.sent(mark).filter(m => m.method === 'notifications/cancelled');
+  check('the SDK cancelled the timed-out request', deepEqual(cancels.map(m => m.params?.requestId), [slowId]), show(cancels));
+  const r = await s.callTool({ name: 'greet', arguments: { name: 'again' } });
+  eq('a call after the timeout succeeds', onlyText(r), 'Hello, again!');
+  await sleep(200);
+  eq('the server sent no response for the timed-out request', wire.response(slowId), undefined);
+}
+
+async function invalidArgumentChecks(s) {
+  const cases = [
+    ['add with b = "x"', 'add', { a: 1, b: 'x' }, ['`b`', 'invalid type']],
+    ['add without b', 'add', { a: 1 }, ['missing field `b`']],
+    ['add with an unknown field', 'add', { a: 1, b: 2, c: 3 }, ['unknown field `c`']],
+    ['sales_table with an unknown region', 'sales_table', { region: 'middle' }, ['`region`', 'middle']],
+    ['count_with_progress below the minimum', 'count_with_progress', { steps: 0 }, ['`steps`', 'minimum']],
+  ];
+  for (const [label, name, args, needles] of cases) {
+    const r = await s.callTool({ name, arguments: args });
+    eq(`${label}: isError true`, r.isError, true);
+    const text = onlyText(r);
+    for (const needle of needles) contains(`${label}: message names ${needle}`, text, needle);
+    contains(`${label}: message names the tool`, text, `tool ${name}`);
+  }
+  const r = await s.callTool({ name: 'add', arguments: { a: 2, b: 2 } });
+  eq('after invalid arguments, add(2, 2) works', onlyText(r), '4');
+}
+
+async function unknownToolChecks(s) {
+  try {
+    const r = await s.callTool({ name: 'nope', arguments: {} });
+    check(`unknown tool rejects with ${s.errorClass}`, false, `got a result: ${show(r)}`);
+  } catch (error) {
+    check(`unknown tool: ${s.errorClass} code -32602`, s.isProtocolError(error, -32602), `${error?.constructor?.name} ${error?.code} ${error?.message}`);
+    // v1 prefixes "MCP error -32602: "; v2 keeps the server's message as is.
+    eq('unknown tool: message', String(error?.message).replace(/^MCP error -?\d+: /, ''), 'Unknown tool: nope');
+  }
+  const r = await s.callTool({ name: 'add', arguments: { a: 1, b: 1 } });
+  eq('after an unknown tool, add(1, 1) works', onlyText(r), '2');
+}
+
+async function wireChecks(s) {
+  const { wire, clientErrors } = s;
+  const responses = wire.received().filter(m => !('method' in m));
+  eq('every error response is the unknown tool\'s', responses.filter(m => 'error' in m).map(m => m.error.message), ['Unknown tool: nope']);
+  const ids = responses.map(m => JSON.stringify(m.id));
+  check('no request id was answered twice', new Set(ids).size === ids.length, show(ids));
+  const results = responses.filter(m => 'result' in m).map(m => m.result);
+  if (s.modern) {
+    check('every result carries resultType complete (2026-07-28)', results.every(r => r.resultType === 'complete'), show(results.filter(r => r.resultType !== 'complete')).slice(0, 500));
+    const requests = wire.sent().filter(m => 'id' in m);
+    check('every request carried the 2026-07-28 _meta envelope', requests.every(m => m.params?._meta?.['io.modelcontextprotocol/protocolVersion'] === MODERN), show(requests.slice(0, 1)));
+  } else {
+    check('no result carries resultType in the legacy era', results.every(r => !('resultType' in r)), show(results.filter(r => 'resultType' in r)).slice(0, 500));
+  }
+  const stray = wire.received().filter(m => 'method' in m && !['notifications/progress', 'notifications/message'].includes(m.method));
+  eq('no unexpected notifications or requests from the server', stray, []);
+  const unexpected = clientErrors.filter(e => !String(e?.message).includes(LATE_PROGRESS));
+  eq('no unexpected client errors (onerror)', unexpected.map(e => String(e?.message ?? e)), []);
+}
+
+// ------------------------------------------------------------------------------------------------
+
+const SUITES = ['v1-legacy', 'v2-legacy', `v2-${MODERN}`, 'v2-auto'];
+
+async function main() {
+  const [binary, ...requested] = process.argv.slice(2);
+  if (!binary) {
+    console.error(`usage: node gallery.test.mjs PATH/TO/gallery [${SUITES.join('|')} ...]`);
+    process.exit(2);
+  }
+  const version = pkg => JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
+  console.log(`typescript clients: @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, @modelcontextprotocol/client ${version('@modelcontextprotocol/client')}; node ${process.version}`);
+  console.log(`server: ${binary}`);
+  const suites = requested.length ? requested : SUITES;
+  for (const name of suites) {
+    if (!SUITES.includes(name)) {
+      prefix = '';
+      check(`known suite ${name}`, false, `choose from ${SUITES.join(', ')}`);
+      continue;
+    }
+    const started = performance.now();
+    await runSuite(binary, name);
+    console.log(`[${name}] done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  prefix = '';
+  if (failures.length) console.log(`\nfailed checks:\n  ${failures.join('\n  ')}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed || !passed ? 1 : 0;
+}
+
+await main();
