@@ -40,7 +40,7 @@ pub trait Decodable {}
 impl<T: DeserializeOwned> Decodable for T {}
 impl Decodable for Context {}
 impl Decodable for &Context {}
-impl<S> Decodable for State<S> {}
+impl<S: Send + Sync + 'static> Decodable for State<S> {}
 
 /// The first half of a check of a parameter written as a reference: only
 /// injected values are passed by reference.

@@ -20,6 +20,16 @@ use crate::server::engine::{Action, Engine, Era, PendingCall, SUBSCRIPTION_ID_KE
 use crate::server::jsonrpc::{INTERNAL_ERROR, RpcError, error_message, notification_message, result_message};
 use crate::toolbox::{Cancellation, Notifier};
 
+/// How long a stopped tool may run on to notice its cancellation.
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// How a tool call ended.
+enum Outcome {
+    Finished(crate::ToolResult),
+    Stopped,
+    TimedOut,
+}
+
 /// What goes down a request's stream.
 pub(crate) enum Out {
     /// A notification about the request.
@@ -119,34 +129,52 @@ async fn call_response(
     let Channel { sender, receiver, done } = channel;
     let (id, era, timeout, disconnect_cancels) = (reply.id.clone(), reply.era, reply.timeout, reply.disconnect_cancels);
     let (last, last_receiver) = tokio::sync::oneshot::channel::<Option<Value>>();
+    let sse_mode = reply.sse;
     tokio::spawn(async move {
-        let PendingCall { future, tool } = call;
-        let closed = {
-            let sender = sender.clone();
-            async move {
-                if disconnect_cancels {
-                    sender.closed().await;
-                } else {
-                    std::future::pending::<()>().await;
-                }
+        let PendingCall { mut future, tool } = call;
+        let mut last = last;
+        // Over SSE the client hangs up by closing the stream; over JSON, by
+        // dropping the request, which drops the waiting handler.
+        let closed = async {
+            match (disconnect_cancels, sse_mode) {
+                (true, true) => sender.closed().await,
+                (true, false) => last.closed().await,
+                (false, _) => std::future::pending::<()>().await,
             }
         };
-        let response = tokio::select! {
-            result = future => Some(result_message(&id, engine.call_result(era, &tool, result))),
-            () = cancellation.cancelled() => None,
-            () = closed => None,
-            () = tokio::time::sleep(timeout) => {
-                let error = RpcError::new(INTERNAL_ERROR, format!("The request timed out after {} seconds", timeout.as_secs_f64()));
+        let outcome = tokio::select! {
+            result = &mut future => Outcome::Finished(result),
+            () = cancellation.cancelled() => Outcome::Stopped,
+            () = closed => Outcome::Stopped,
+            () = tokio::time::sleep(timeout) => Outcome::TimedOut,
+        };
+        // A client's `notifications/cancelled` wins even over a result that raced it.
+        let cancelled_by_client = cancellation.is_cancelled();
+        done.store(true, Ordering::SeqCst);
+        cancellation.cancel();
+        let finished_in_time = matches!(outcome, Outcome::Finished(_));
+        let response = match outcome {
+            Outcome::Finished(result) if !cancelled_by_client => {
+                Some(result_message(&id, engine.call_result(era, &tool, result)))
+            }
+            Outcome::Finished(_) | Outcome::Stopped => None,
+            Outcome::TimedOut => {
+                let error = RpcError::new(
+                    INTERNAL_ERROR,
+                    format!("The request timed out after {} seconds", timeout.as_secs_f64()),
+                );
                 Some(error_message(&id, &error))
             }
         };
-        done.store(true, Ordering::SeqCst);
-        cancellation.cancel();
         finished();
         if let Some(response) = &response {
             let _ = sender.send(Out::Last(response.clone())).await;
         }
         let _ = last.send(response);
+        if !finished_in_time {
+            // Let the tool see `ctx.cancelled()` and clean up before it is dropped.
+            let _ = tokio::time::timeout(CANCEL_GRACE, future).await;
+        }
     });
     if reply.sse {
         return match &reply.logs {
@@ -185,6 +213,8 @@ fn listen_stream(engine: Arc<Engine>, reply: Reply, tools: bool) -> Response {
     let channel = Channel::new();
     let sender = channel.sender;
     let meta = json!({ SUBSCRIPTION_ID_KEY: reply.id });
+    let mut changes = engine.toolbox.changes();
+    changes.borrow_and_update();
     tokio::spawn(async move {
         let honoured = if tools { json!({ "toolsListChanged": true }) } else { json!({}) };
         let acknowledged = notification_message(
@@ -194,8 +224,6 @@ fn listen_stream(engine: Arc<Engine>, reply: Reply, tools: bool) -> Response {
         if sender.send(Out::Note(acknowledged)).await.is_err() || !tools {
             return sender.closed().await;
         }
-        let mut changes = engine.toolbox.changes();
-        changes.borrow_and_update();
         loop {
             tokio::select! {
                 () = sender.closed() => return,

@@ -151,7 +151,11 @@ async fn legacy_request(
     if let Some(version) = headers.get("mcp-protocol-version").and_then(|value| value.to_str().ok())
         && version.trim().parse::<ProtocolVersion>().is_err()
     {
-        return bad_request(format!("Bad Request: unsupported MCP-Protocol-Version `{}`", version.trim()));
+        let error = RpcError::new(
+            INVALID_REQUEST,
+            format!("Bad Request: unsupported MCP-Protocol-Version `{}`", version.trim()),
+        );
+        return rpc_error(StatusCode::BAD_REQUEST, &id, &error);
     }
     if method == "initialize" {
         let (session_id, session) = http.sessions.create();
@@ -167,7 +171,11 @@ async fn legacy_request(
         return response;
     }
     let Some(session_id) = session_id(headers) else {
-        return bad_request("Bad Request: send the Mcp-Session-Id from the initialize response, or initialize first");
+        let error = RpcError::new(
+            INVALID_REQUEST,
+            "Bad Request: send the Mcp-Session-Id from the initialize response, or initialize first",
+        );
+        return rpc_error(StatusCode::BAD_REQUEST, &id, &error);
     };
     let Some(session) = http.sessions.get(session_id) else {
         let error = RpcError::new(INVALID_REQUEST, "Not Found: no such session; initialize again");
@@ -313,12 +321,11 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
         return response;
     }
     let closer = session.stream_closer();
-    let engine = Arc::clone(&http.engine);
+    let mut changes = http.engine.toolbox.changes();
+    changes.borrow_and_update();
     let channel = Channel::new();
     let out = channel.sender.clone();
     tokio::spawn(async move {
-        let mut changes = engine.toolbox.changes();
-        changes.borrow_and_update();
         loop {
             tokio::select! {
                 () = out.closed() => return,
