@@ -22,6 +22,7 @@
 //! admits: it is validated as if the id were absent (2025-11-25 and later,
 //! where the id is optional), and the tests assert the null explicitly.
 
+#[path = "../codeagent-core/tests/support/mod.rs"]
 mod support;
 
 use std::collections::HashMap;

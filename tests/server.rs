@@ -22,6 +22,7 @@
 //! validated as if the id were absent (or, where an id is required, any id),
 //! and the tests assert the null explicitly.
 
+#[path = "../codeagent-core/tests/support/mod.rs"]
 mod support;
 
 use std::collections::{HashMap, HashSet};
