@@ -26,6 +26,7 @@ pub mod prelude {
 pub mod __private {
     pub use codeagent_core::IntoToolResult;
     pub use codeagent_core::mcp::{Icon, ToolAnnotations};
+    pub use codeagent_core::toolbox::check;
     pub use codeagent_core::toolbox::{
         Tool, ToolCall, ToolFuture, ToolParam, ToolSet, ToolSpec, decode_arguments, run_blocking,
     };

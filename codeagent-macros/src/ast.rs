@@ -2,7 +2,6 @@
 //! original tokens for spans.
 
 use proc_macro2::{Span, TokenStream};
-use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, Pat, Type};
 
@@ -141,30 +140,4 @@ fn serde_rename(attrs: &[Attribute]) -> Option<(String, Span)> {
         });
     }
     renamed
-}
-
-/// `item` (a fn or an impl block) with the attributes only this macro
-/// understands removed from its parameters, so that emitting it as written
-/// adds no errors of its own.
-pub(crate) fn strip_param_attrs(item: TokenStream) -> TokenStream {
-    fn strip_sig(sig: &mut syn::Signature) {
-        for input in &mut sig.inputs {
-            if let FnArg::Typed(typed) = input {
-                typed.attrs.retain(|attr| attr.path().is_ident("cfg"));
-            }
-        }
-    }
-    if let Ok(mut function) = syn::parse2::<syn::ItemFn>(item.clone()) {
-        strip_sig(&mut function.sig);
-        return function.into_token_stream();
-    }
-    if let Ok(mut block) = syn::parse2::<syn::ItemImpl>(item.clone()) {
-        for impl_item in &mut block.items {
-            if let syn::ImplItem::Fn(method) = impl_item {
-                strip_sig(&mut method.sig);
-            }
-        }
-        return block.into_token_stream();
-    }
-    item
 }

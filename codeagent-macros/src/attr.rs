@@ -2,13 +2,15 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
+use syn::parse::Parser as _;
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Lit, LitStr, Token};
 
 use crate::names::did_you_mean;
 
-/// The keys `#[tool(...)]` accepts.
-pub(crate) const TOOL_KEYS: [&str; 12] = [
+/// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
+pub(crate) const TOOL_KEYS: [&str; 11] = [
     "name",
     "title",
     "description",
@@ -20,7 +22,6 @@ pub(crate) const TOOL_KEYS: [&str; 12] = [
     "meta",
     "crate",
     "allow_unknown_arguments",
-    "blocking",
 ];
 
 /// A value with the span it was written at.
@@ -40,7 +41,7 @@ pub(crate) struct ToolAttrs {
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
     pub(crate) icons: Vec<String>,
-    pub(crate) meta: Vec<(String, Lit)>,
+    pub(crate) meta: Vec<(String, syn::Expr)>,
     pub(crate) krate: Option<syn::Path>,
     pub(crate) allow_unknown_arguments: bool,
     seen: Vec<String>,
@@ -119,7 +120,9 @@ impl ToolAttrs {
             "meta" => {
                 let content;
                 syn::parenthesized!(content in meta.input);
-                let entries = content.parse_terminated(<MetaEntry as syn::parse::Parse>::parse, Token![,])?;
+                // Parsed apart from the outer stream, so one bad entry is one error.
+                let tokens: TokenStream = content.parse()?;
+                let entries = Punctuated::<MetaEntry, Token![,]>::parse_terminated.parse2(tokens)?;
                 self.meta.extend(entries.into_iter().map(|entry| (entry.key, entry.value)));
             }
             "crate" => {
@@ -174,8 +177,8 @@ fn path_text(path: &syn::Path) -> String {
 fn string_value(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
     let key = path_text(&meta.path);
     let value = meta.value().map_err(|_| meta.error(format!("`{key}` takes a string: `{key} = \"...\"`")))?;
-    match value.parse::<Lit>()? {
-        Lit::Str(text) => Ok(text),
+    match value.parse::<syn::Expr>()? {
+        syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(text), .. }) => Ok(text),
         other => Err(syn::Error::new(other.span(), format!("`{key}` takes a string: `{key} = \"...\"`"))),
     }
 }
@@ -185,36 +188,50 @@ fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
     if !meta.input.peek(Token![=]) {
         return Ok(true);
     }
-    match meta.value()?.parse::<Lit>()? {
-        Lit::Bool(value) => Ok(value.value),
-        other => Err(syn::Error::new(other.span(), "expected `true` or `false`")),
+    let key = path_text(&meta.path);
+    match meta.value()?.parse::<syn::Expr>()? {
+        syn::Expr::Lit(syn::ExprLit { lit: Lit::Bool(value), .. }) => Ok(value.value),
+        other => Err(syn::Error::new(other.span(), format!("`{key}` is a flag: write `{key}` or `{key} = false`"))),
     }
 }
 
-fn checked_literal(value: Lit) -> syn::Result<Lit> {
-    match &value {
-        Lit::Str(_) | Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) => Ok(value),
-        other => Err(syn::Error::new(other.span(), "a meta value is a string, a number or a boolean")),
+/// A literal string, number or boolean, or a negative number.
+fn checked_literal(value: syn::Expr) -> syn::Result<syn::Expr> {
+    let literal = match &value {
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+            matches!(&**expr, syn::Expr::Lit(syn::ExprLit { lit: Lit::Int(_) | Lit::Float(_), .. }))
+        }
+        syn::Expr::Lit(syn::ExprLit { lit, .. }) => {
+            matches!(lit, Lit::Str(_) | Lit::Int(_) | Lit::Float(_) | Lit::Bool(_))
+        }
+        _ => false,
+    };
+    if literal {
+        Ok(value)
+    } else {
+        Err(syn::Error::new(value.span(), "a meta value is a string, a number or a boolean"))
     }
 }
 
-/// Consumes the value of a key that was refused, so parsing can go on.
+/// Consumes what is left of a key that was refused, up to the next `,`, so
+/// parsing goes on and the next key's problems are reported too.
 fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.input.parse::<Token![=]>()?;
-        meta.input.parse::<syn::Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let content;
-        syn::parenthesized!(content in meta.input);
-        content.parse::<TokenStream>()?;
-    }
-    Ok(())
+    meta.input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((tree, next)) = rest.token_tree() {
+            if matches!(&tree, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ',') {
+                break;
+            }
+            rest = next;
+        }
+        Ok(((), rest))
+    })
 }
 
 /// One `key = value` of `meta(...)`; a key that is not an identifier is a string.
 struct MetaEntry {
     key: String,
-    value: Lit,
+    value: syn::Expr,
 }
 
 impl syn::parse::Parse for MetaEntry {

@@ -31,12 +31,14 @@ impl Runtime {
 }
 
 /// Expands `#[tool]` on a free function.
-pub(crate) fn free_tool(args: TokenStream, item: &syn::ItemFn) -> syn::Result<TokenStream> {
+pub(crate) fn free_tool(args: TokenStream, item: &syn::ItemFn) -> Result<TokenStream, Failure> {
     let mut errors = Errors::default();
     let attrs = ToolAttrs::parse(args, &mut errors);
     let tool = ToolFn::from_sig(&item.sig, &item.attrs, attrs, &mut errors);
     check(&tool, Site::Free, &mut errors);
-    errors.finish()?;
+    if let Err(error) = errors.finish() {
+        return Err(Failure { error, krate: tool.attrs.krate.clone() });
+    }
 
     let runtime = Runtime::new(tool.attrs.krate.as_ref());
     let p = &runtime.private;
@@ -61,11 +63,19 @@ pub(crate) fn free_tool(args: TokenStream, item: &syn::ItemFn) -> syn::Result<To
         }
     }
     let block = &item.block;
-    let callee = quote!(#implementation);
-    let args_struct = args_struct(&tool, &args, &runtime);
-    let spec = spec_fn_tokens(&tool, &spec_fn, &args, &runtime);
-    let body = call_body(&tool, &callee, &args, &spec_fn, &runtime, None);
-    let deref = deref_impl(&tool, name, &implementation, p);
+    let checks = Checks::new(&tool, &unrawed);
+    let check_items = checks.items(&tool, p);
+    let args_struct = args_struct(&tool, &args, &checks, &runtime);
+    let spec = spec_fn_tokens(&tool, &spec_fn, &args, &checks, &runtime);
+    let boxed = format_ident!("__codeagent_boxed_{}", unrawed);
+    let invoke = if tool.sig.asyncness.is_some() {
+        Invoke::Boxed(quote!(#boxed))
+    } else {
+        Invoke::Direct(quote!(#implementation))
+    };
+    let body = call_body(&tool, &invoke, &args, &spec_fn, &checks, &runtime, None);
+    let types: Vec<&syn::Type> = tool.params.iter().map(|param| param.ty).collect();
+    let deref = deref_impl(&item.sig, &types, name, &implementation, &boxed, p);
 
     Ok(quote! {
         #(#cfgs)*
@@ -76,9 +86,12 @@ pub(crate) fn free_tool(args: TokenStream, item: &syn::ItemFn) -> syn::Result<To
 
         #(#cfgs)*
         const _: () = {
+            #check_items
+
             #args_struct
 
             #(#others)*
+            #[allow(clippy::needless_pass_by_value, clippy::too_many_arguments)]
             #sig #block
 
             #spec
@@ -99,16 +112,104 @@ pub(crate) fn free_tool(args: TokenStream, item: &syn::ItemFn) -> syn::Result<To
     })
 }
 
+/// An expansion that could not go ahead: the errors, and the `crate` path
+/// for the stand-in items, when one was given.
+pub(crate) struct Failure {
+    pub(crate) error: syn::Error,
+    pub(crate) krate: Option<syn::Path>,
+}
+
+/// The compile-time checks of a tool's parameter and return types.
+///
+/// Each type is checked once, by a `const` spanned on the type (see
+/// `codeagent_core::toolbox::check`); everything else names the type through
+/// `Checked<T, CONST>`, so a failed check adds no further errors.
+pub(crate) struct Checks {
+    /// Per parameter: the first and the complete check.
+    params: Vec<(syn::Ident, syn::Ident)>,
+    output: syn::Ident,
+}
+
+impl Checks {
+    pub(crate) fn new(tool: &ToolFn<'_>, unrawed: &str) -> Checks {
+        let params = (0..tool.params.len())
+            .map(|index| {
+                (
+                    format_ident!("__codeagent_decodable_{}_{}", unrawed, index),
+                    format_ident!("__codeagent_param_{}_{}", unrawed, index),
+                )
+            })
+            .collect();
+        Checks { params, output: format_ident!("__codeagent_output_{}", unrawed) }
+    }
+
+    /// The `const` items that run the checks.
+    pub(crate) fn items(&self, tool: &ToolFn<'_>, p: &TokenStream) -> TokenStream {
+        let params = tool.params.iter().zip(&self.params).map(|(param, (decodable, complete))| {
+            // As written: lifetimes are inferred in a `const` initializer, and
+            // the message shows the type as the user wrote it.
+            let ty = param.ty;
+            let span = ty.span();
+            let p = &respanned(p, span);
+            // A reference can only be injected (`&Context`): checking it as such
+            // reports `&str` as a type error with a hint, not a lifetime error.
+            let first = if matches!(param.ty, syn::Type::Reference(_)) {
+                quote_spanned!(span=> #p::check::borrowed::<#ty>())
+            } else {
+                quote_spanned!(span=> #p::check::decodable::<#ty>())
+            };
+            let second = quote_spanned!(span=> #p::check::param::<#ty, #decodable>());
+            quote! {
+                #[allow(non_upper_case_globals)]
+                const #decodable: bool = #first;
+                #[allow(non_upper_case_globals)]
+                const #complete: bool = #second;
+            }
+        });
+        let ret = return_type(tool.sig);
+        let output = &self.output;
+        let span = return_span(tool.sig);
+        let p = &respanned(p, span);
+        let check = quote_spanned!(span=> #p::check::output::<#ret>());
+        quote! {
+            #(#params)*
+            #[allow(non_upper_case_globals)]
+            const #output: bool = #check;
+        }
+    }
+
+    /// `ty`, the type of parameter `index`, as checked.
+    fn param(&self, index: usize, ty: &TokenStream, p: &TokenStream) -> TokenStream {
+        let complete = &self.params[index].1;
+        quote!(#p::check::Checked<#ty, { #complete }>)
+    }
+
+    /// The return type, as checked.
+    fn output(&self, tool: &ToolFn<'_>, p: &TokenStream) -> TokenStream {
+        let ret = return_type(tool.sig);
+        let output = &self.output;
+        quote!(#p::check::Checked<#ret, { #output }>)
+    }
+}
+
+/// How the call body calls the function.
+pub(crate) enum Invoke {
+    /// Call it as is (sync functions and methods, async methods).
+    Direct(TokenStream),
+    /// Call the boxing wrapper of an async free function, which returns a
+    /// `Send` future (the one place an unsendable future is reported).
+    Boxed(TokenStream),
+}
+
 /// The struct whose fields are the tool's parameters, deriving `Deserialize`
 /// and `JsonSchema`; injected parameters are [`Injected`] placeholders.
-pub(crate) fn args_struct(tool: &ToolFn<'_>, args: &syn::Ident, runtime: &Runtime) -> TokenStream {
+pub(crate) fn args_struct(tool: &ToolFn<'_>, args: &syn::Ident, checks: &Checks, runtime: &Runtime) -> TokenStream {
     let p = &runtime.private;
-    let fields = tool.params.iter().map(|param| {
+    let fields = tool.params.iter().enumerate().map(|(index, param)| {
         let forwarded = &param.forwarded;
         let ident = &param.ident;
-        let ty = with_lifetime(param.ty, "static").0;
-        let field_ty = quote_spanned!(param.ty.span()=> <#ty as #p::ToolParam<'static>>::Arg);
-        quote!(#(#forwarded)* #ident: #field_ty)
+        let checked = checks.param(index, &with_lifetime(param.ty, "static").0, p);
+        quote!(#(#forwarded)* #ident: <#checked as #p::check::CheckedParam<'static>>::Arg)
     });
     let serde = &runtime.serde;
     let schemars = &runtime.schemars;
@@ -129,6 +230,7 @@ pub(crate) fn spec_fn_tokens(
     tool: &ToolFn<'_>,
     spec_fn: &syn::Ident,
     args: &syn::Ident,
+    checks: &Checks,
     runtime: &Runtime,
 ) -> TokenStream {
     let p = &runtime.private;
@@ -144,8 +246,8 @@ pub(crate) fn spec_fn_tokens(
         (hint(attrs.read_only), hint(attrs.destructive), hint(attrs.idempotent), hint(attrs.open_world));
     let icons = attrs.icons.iter().map(|src| quote!(.icon(#p::Icon::new(#src))));
     let meta = attrs.meta.iter().map(|(key, value)| quote!(.meta(#key, #p::serde_json::Value::from(#value))));
-    let ret = return_type(tool.sig);
-    let output = quote_spanned!(ret.span()=> .output::<#ret>());
+    let checked = checks.output(tool, p);
+    let output = quote!(.output::<#checked>());
     let allow = attrs.allow_unknown_arguments.then(|| quote!(.allow_unknown_arguments()));
     quote! {
         fn #spec_fn() -> &'static #p::ToolSpec {
@@ -175,32 +277,43 @@ pub(crate) fn spec_fn_tokens(
 /// `receiver` is the `Arc` of a toolbox method's `self`.
 pub(crate) fn call_body(
     tool: &ToolFn<'_>,
-    callee: &TokenStream,
+    invoke: &Invoke,
     args: &syn::Ident,
     spec_fn: &syn::Ident,
+    checks: &Checks,
     runtime: &Runtime,
     receiver: Option<TokenStream>,
 ) -> TokenStream {
     let p = &runtime.private;
     let bindings: Vec<_> = (0..tool.params.len()).map(|index| format_ident!("__codeagent_arg_{}", index)).collect();
-    let resolved = tool.params.iter().zip(&bindings).map(|(param, binding)| {
+    let resolved = tool.params.iter().zip(&bindings).enumerate().map(|(index, (param, binding))| {
         let field = &param.ident;
         let ty = param.ty;
-        let resolve = quote_spanned!(ty.span()=> <#ty as #p::ToolParam<'_>>::resolve);
+        let checked = checks.param(index, &quote!(#ty), p);
         quote! {
-            let #binding = match #resolve(args.#field, call) {
+            let #binding = match <#checked as #p::check::CheckedParam<'_>>::resolve(args.#field, call) {
                 #p::Result::Ok(value) => value,
                 #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
             };
         }
     });
-    let invoke = if tool.sig.asyncness.is_some() {
-        quote!(#callee(#(#bindings),*).await)
-    } else {
-        quote!(#callee(#(#bindings),*))
+    let value = match invoke {
+        Invoke::Direct(callee) if tool.sig.asyncness.is_some() => {
+            // Boxed as a `Send` future here, spanned on the method's name, so a
+            // future that is not `Send` is reported once, there.
+            let ret = return_type(tool.sig);
+            let span = tool.sig.ident.span();
+            let p = &respanned(p, span);
+            quote_spanned! {span=> {
+                let future: #p::Pin<#p::Box<dyn #p::Future<Output = #ret> + #p::Send + '_>> =
+                    #p::Box::pin(#callee(#(#bindings),*));
+                future.await
+            }}
+        }
+        Invoke::Direct(callee) => quote!(#callee(#(#bindings),*)),
+        Invoke::Boxed(boxed) => quote!(#boxed(#(#bindings),*).await),
     };
-    let ret = return_type(tool.sig);
-    let lower = quote_spanned!(ret.span()=> #p::IntoToolResult::into_tool_result(#invoke));
+    let checked_output = checks.output(tool, p);
     let steps = quote! {
         let args: #args = match #p::decode_arguments::<#args>(#spec_fn(), &mut call) {
             #p::Result::Ok(args) => args,
@@ -208,7 +321,7 @@ pub(crate) fn call_body(
         };
         let call = &call;
         #(#resolved)*
-        #lower
+        <#checked_output as #p::check::CheckedOutput>::lower(#value)
     };
     let this = receiver.map(|receiver| quote!(let this = #receiver;));
     if tool.sig.asyncness.is_some() {
@@ -225,10 +338,16 @@ pub(crate) fn call_body(
 }
 
 /// `Deref` to a function pointer, so the tool's name still calls the function.
-fn deref_impl(tool: &ToolFn<'_>, name: &syn::Ident, implementation: &syn::Ident, p: &TokenStream) -> TokenStream {
-    let ret = return_type(tool.sig);
-    if tool.sig.asyncness.is_none() {
-        let types = tool.params.iter().map(|param| param.ty);
+pub(crate) fn deref_impl(
+    sig: &syn::Signature,
+    types: &[&syn::Type],
+    name: &syn::Ident,
+    implementation: &syn::Ident,
+    boxed: &syn::Ident,
+    p: &TokenStream,
+) -> TokenStream {
+    let ret = return_type(sig);
+    if sig.asyncness.is_none() {
         let pointer = quote!(fn(#(#types),*) -> #ret);
         return quote! {
             #[automatically_derived]
@@ -243,27 +362,33 @@ fn deref_impl(tool: &ToolFn<'_>, name: &syn::Ident, implementation: &syn::Ident,
         };
     }
     let mut borrows = false;
-    let types: Vec<TokenStream> = tool
-        .params
+    let types: Vec<TokenStream> = types
         .iter()
-        .map(|param| {
-            let (ty, replaced) = with_lifetime(param.ty, "__codeagent");
+        .map(|ty| {
+            let (ty, replaced) = with_lifetime(ty, "__codeagent");
             borrows |= replaced;
             ty
         })
         .collect();
     let names: Vec<_> = (0..types.len()).map(|index| format_ident!("__codeagent_arg_{}", index)).collect();
-    let boxed = format_ident!("__codeagent_boxed_{}", unraw(implementation));
+    // Spanned on the function's name: a future that is not `Send` is reported there, once.
+    let span = sig.ident.span();
+    let here = &respanned(p, span);
     let (lifetime, binder, generics) = if borrows {
         (quote!('__codeagent), quote!(for<'__codeagent>), quote!(<'__codeagent>))
     } else {
         (quote!('static), quote!(), quote!())
     };
-    let future = quote!(#p::Pin<#p::Box<dyn #p::Future<Output = #ret> + #p::Send + #lifetime>>);
+    let future =
+        quote_spanned!(span=> #here::Pin<#here::Box<dyn #here::Future<Output = #ret> + #here::Send + #lifetime>>);
+    let pinned = quote_spanned! {span=>
+        let future: #future = #here::Box::pin(#implementation(#(#names),*));
+        future
+    };
     let pointer = quote!(#binder fn(#(#types),*) -> #future);
     quote! {
         fn #boxed #generics (#(#names: #types),*) -> #future {
-            #p::Box::pin(#implementation(#(#names),*))
+            #pinned
         }
 
         #[automatically_derived]
@@ -275,6 +400,33 @@ fn deref_impl(tool: &ToolFn<'_>, name: &syn::Ident, implementation: &syn::Ident,
                 &FUNCTION
             }
         }
+    }
+}
+
+/// `tokens` with every token at `span`, so that an error about code built
+/// from them points at the user's tokens that `span` belongs to.
+fn respanned(tokens: &TokenStream, span: Span) -> TokenStream {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|mut tree| {
+            if let proc_macro2::TokenTree::Group(group) = &tree {
+                let mut inner = proc_macro2::Group::new(group.delimiter(), respanned(&group.stream(), span));
+                inner.set_span(span);
+                tree = proc_macro2::TokenTree::Group(inner);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
+}
+
+/// Where the return type was written: the type, else the function's name.
+fn return_span(sig: &syn::Signature) -> Span {
+    match &sig.output {
+        syn::ReturnType::Default => sig.ident.span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
     }
 }
 

@@ -4,19 +4,22 @@
 //! [`attr`] and [`ast`] parse the attribute and the function into a typed
 //! front end that keeps the original tokens for spans, [`valid`] checks the
 //! rules that span several parts, and [`expand`] writes the tokens. Every error
-//! is reported at once, and the original item is emitted alongside them so
-//! the user sees the real problem rather than a cascade.
+//! is reported at once, and [`fallback`] emits the original item alongside
+//! them, with stand-ins for the unit struct and its `Tool` impl, so the user
+//! sees the real problem rather than a cascade. Type errors (a parameter that
+//! is not an argument, a return type that does not lower) are left to the
+//! compiler, through checks the expansion spans on the offending type.
 
 mod ast;
 mod attr;
 mod docs;
 mod expand;
+mod fallback;
 mod names;
 mod toolbox;
 mod valid;
 
 use proc_macro::TokenStream;
-use quote::ToTokens;
 
 /// Turns a function into a tool. See the `codeagent` crate.
 #[proc_macro_attribute]
@@ -34,7 +37,7 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     match expand::free_tool(args, &item) {
         Ok(tokens) => tokens.into(),
-        Err(error) => fallback(item.into_token_stream(), error),
+        Err(failure) => fallback::free_fn(item, failure).into(),
     }
 }
 
@@ -55,14 +58,6 @@ pub fn toolbox(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     match toolbox::expand(args, &item) {
         Ok(tokens) => tokens.into(),
-        Err(error) => fallback(toolbox::strip_tool_attrs(item).into_token_stream(), error),
+        Err(failure) => fallback::toolbox(toolbox::strip_tool_attrs(item), failure).into(),
     }
-}
-
-/// The item as written (minus what only the macro understands) plus the errors.
-fn fallback(item: proc_macro2::TokenStream, error: syn::Error) -> TokenStream {
-    let item = ast::strip_param_attrs(item);
-    let mut output = item;
-    output.extend(error.to_compile_error());
-    output.into()
 }

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::ToolFn;
 use crate::attr::{Errors, ToolAttrs, parse_toolbox_attrs};
-use crate::expand::{Runtime, args_struct, call_body, spec_fn_tokens};
+use crate::expand::{Checks, Failure, Invoke, Runtime, args_struct, call_body, spec_fn_tokens};
 use crate::names::unraw;
 use crate::valid::{Site, check};
 
@@ -18,9 +18,18 @@ fn is_tool_attr(attr: &syn::Attribute) -> bool {
 }
 
 /// The impl block without `#[tool]` markers and forwarded parameter attributes.
+///
+/// A tool method takes its arguments by value and has one parameter per
+/// argument, as the macro requires, so the two clippy lints that would
+/// suggest otherwise are allowed on it.
 pub(crate) fn strip_tool_attrs(mut item: syn::ItemImpl) -> syn::ItemImpl {
     for impl_item in &mut item.items {
         if let syn::ImplItem::Fn(method) = impl_item {
+            if method.attrs.iter().any(is_tool_attr) {
+                method.attrs.push(syn::parse_quote!(
+                    #[allow(clippy::needless_pass_by_value, clippy::too_many_arguments)]
+                ));
+            }
             method.attrs.retain(|attr| !is_tool_attr(attr));
             for input in &mut method.sig.inputs {
                 if let syn::FnArg::Typed(typed) = input {
@@ -33,7 +42,7 @@ pub(crate) fn strip_tool_attrs(mut item: syn::ItemImpl) -> syn::ItemImpl {
 }
 
 /// Expands `#[toolbox]`.
-pub(crate) fn expand(args: TokenStream, item: &syn::ItemImpl) -> syn::Result<TokenStream> {
+pub(crate) fn expand(args: TokenStream, item: &syn::ItemImpl) -> Result<TokenStream, Failure> {
     let mut errors = Errors::default();
     let krate = parse_toolbox_attrs(args, &mut errors);
     if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
@@ -79,7 +88,9 @@ pub(crate) fn expand(args: TokenStream, item: &syn::ItemImpl) -> syn::Result<Tok
     if tools.is_empty() {
         errors.at(item.self_ty.span(), "this #[toolbox] impl block has no method marked #[tool]");
     }
-    errors.finish()?;
+    if let Err(error) = errors.finish() {
+        return Err(Failure { error, krate });
+    }
 
     let runtime = Runtime::new(krate.as_ref());
     let p = &runtime.private;
@@ -92,11 +103,15 @@ pub(crate) fn expand(args: TokenStream, item: &syn::ItemImpl) -> syn::Result<Tok
         let args = format_ident!("__CodeagentArgs_{}", unrawed);
         let spec_fn = format_ident!("__codeagent_spec_{}", unrawed);
         let holder = format_ident!("__CodeagentTool_{}", unrawed);
-        let args_struct = args_struct(tool, &args, &runtime);
-        let spec = spec_fn_tokens(tool, &spec_fn, &args, &runtime);
-        let callee = quote!(this.#method);
-        let body = call_body(tool, &callee, &args, &spec_fn, &runtime, Some(quote!(#p::Arc::clone(&self.0))));
+        let checks = Checks::new(tool, &unrawed);
+        let check_items = checks.items(tool, p);
+        let args_struct = args_struct(tool, &args, &checks, &runtime);
+        let spec = spec_fn_tokens(tool, &spec_fn, &args, &checks, &runtime);
+        let invoke = Invoke::Direct(quote!(this.#method));
+        let receiver = Some(quote!(#p::Arc::clone(&self.0)));
+        let body = call_body(tool, &invoke, &args, &spec_fn, &checks, &runtime, receiver);
         pieces.push(quote! {
+            #check_items
             #args_struct
             #spec
 

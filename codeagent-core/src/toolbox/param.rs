@@ -102,6 +102,10 @@ impl<'de> Deserialize<'de> for Injected {
             fn visit_unit<E: de::Error>(self) -> Result<Injected, E> {
                 Ok(Injected)
             }
+
+            fn visit_some<D: Deserializer<'de>>(self, _: D) -> Result<Injected, D::Error> {
+                Err(de::Error::custom("this parameter is supplied by the server, not the client: leave it out"))
+            }
         }
 
         deserializer.deserialize_option(Absent)

@@ -29,16 +29,16 @@ pub(crate) fn input_schema_for<A: JsonSchema>() -> Value {
     let generator = SchemaSettings::draft2020_12().for_deserialize().into_generator();
     let schema: Value = generator.into_root_schema_for::<A>().into();
     let Value::Object(mut root) = schema else { return schema };
-    root.remove("title");
-    root.remove("description");
+    root.shift_remove("title");
+    root.shift_remove("description");
     strip_injected(&mut root);
     root.entry("properties").or_insert_with(|| Value::Object(Map::new()));
     // `$schema` and `type` first, as people expect to read them.
     let mut ordered = Map::with_capacity(root.len() + 1);
-    if let Some(dialect) = root.remove("$schema") {
+    if let Some(dialect) = root.shift_remove("$schema") {
         ordered.insert("$schema".into(), dialect);
     }
-    root.remove("type");
+    root.shift_remove("type");
     ordered.insert("type".into(), Value::from("object"));
     ordered.extend(root);
     Value::Object(ordered)
@@ -54,12 +54,12 @@ fn strip_injected(root: &mut Map<String, Value>) {
         .map(|(name, _)| name.clone())
         .collect();
     for name in &injected {
-        properties.remove(name);
+        properties.shift_remove(name);
     }
     if let Some(Value::Array(required)) = root.get_mut("required") {
         required.retain(|name| !injected.iter().any(|injected| name == injected));
         if required.is_empty() {
-            root.remove("required");
+            root.shift_remove("required");
         }
     }
 }
@@ -129,11 +129,11 @@ pub fn client_compatible(schema: &Value) -> Value {
     let mut recursive = false;
     let mut inlined = inline(schema, &definitions, &mut Vec::new(), &mut recursive);
     if let Some(root) = inlined.as_object_mut() {
-        root.remove("$schema");
+        root.shift_remove("$schema");
         if recursive {
             root.insert("$defs".into(), Value::Object(definitions));
         } else {
-            root.remove("$defs");
+            root.shift_remove("$defs");
         }
     }
     inlined

@@ -117,7 +117,7 @@ impl ToolSpec {
     pub fn allow_unknown_arguments(mut self) -> Self {
         self.allow_unknown_arguments = true;
         if let Some(schema) = self.definition.input_schema.as_object_mut() {
-            schema.remove("additionalProperties");
+            schema.shift_remove("additionalProperties");
         }
         self
     }

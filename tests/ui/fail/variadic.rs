@@ -1,7 +1,7 @@
 use codeagent::prelude::*;
 
 #[tool]
-unsafe extern "C" fn sum(count: i32, ...) -> i32 {
+fn sum(count: i32, rest: ...) -> i32 {
     count
 }
 

@@ -1,0 +1,110 @@
+//! What is emitted when a tool definition has errors: the item as written,
+//! plus stand-ins for what the expansion would have added, so the errors
+//! reported are the real ones and not a cascade (a missing unit struct, `Tool`
+//! not implemented, a function that is no longer callable).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::expand::{Failure, Runtime, deref_impl};
+
+/// `#[tool]` on a free function (or a method, when `self` was the error).
+pub(crate) fn free_fn(mut item: syn::ItemFn, failure: Failure) -> TokenStream {
+    strip_sig(&mut item.sig);
+    let errors = failure.error.to_compile_error();
+    if item.sig.receiver().is_some() {
+        return quote!(#item #errors);
+    }
+    let p = Runtime::new(failure.krate.as_ref()).private;
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let cfgs: Vec<_> = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg")).collect();
+    let deref = callable(&item.sig).map(|types| {
+        let boxed = format_ident!("__codeagent_boxed_{}", crate::names::unraw(name));
+        deref_impl(&item.sig, &types, name, name, &boxed, &p)
+    });
+    quote! {
+        #(#cfgs)*
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #name;
+
+        #(#cfgs)*
+        const _: () = {
+            #item
+
+            impl #p::Tool for #name {
+                fn spec(&self) -> &#p::ToolSpec {
+                    ::core::unreachable!()
+                }
+
+                fn call(&self, _: #p::ToolCall) -> #p::ToolFuture {
+                    ::core::unreachable!()
+                }
+            }
+
+            #deref
+        };
+
+        #errors
+    }
+}
+
+/// `#[toolbox]` on an impl block: the block without the macro's markers and,
+/// when the block could be a toolbox at all, a stand-in `ToolSet` impl.
+pub(crate) fn toolbox(mut item: syn::ItemImpl, failure: Failure) -> TokenStream {
+    for impl_item in &mut item.items {
+        if let syn::ImplItem::Fn(method) = impl_item {
+            strip_sig(&mut method.sig);
+        }
+    }
+    let errors = failure.error.to_compile_error();
+    if !item.generics.params.is_empty() || item.generics.where_clause.is_some() || item.trait_.is_some() {
+        return quote!(#item #errors);
+    }
+    let p = Runtime::new(failure.krate.as_ref()).private;
+    let self_ty = &item.self_ty;
+    quote! {
+        #item
+
+        impl #p::ToolSet for #self_ty {
+            fn tools(self: #p::Arc<Self>) -> #p::Vec<#p::Arc<dyn #p::Tool>> {
+                ::core::unreachable!()
+            }
+        }
+
+        #errors
+    }
+}
+
+/// Removes what only the macro understands from a signature, and what the
+/// compiler would report a second time: parameter attributes other than
+/// `#[cfg]`, and a variadic.
+fn strip_sig(sig: &mut syn::Signature) {
+    for input in &mut sig.inputs {
+        if let syn::FnArg::Typed(typed) = input {
+            typed.attrs.retain(|attr| attr.path().is_ident("cfg"));
+        }
+    }
+    sig.variadic = None;
+}
+
+/// The parameter types, when the function can be named by a function
+/// pointer (safe, Rust ABI, not generic, no `impl Trait`).
+fn callable(sig: &syn::Signature) -> Option<Vec<&syn::Type>> {
+    if sig.unsafety.is_some() || sig.abi.is_some() || !sig.generics.params.is_empty() || sig.variadic.is_some() {
+        return None;
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output
+        && matches!(**ty, syn::Type::ImplTrait(_))
+    {
+        return None;
+    }
+    sig.inputs
+        .iter()
+        .map(|input| match input {
+            syn::FnArg::Typed(typed) if !matches!(*typed.ty, syn::Type::ImplTrait(_)) => Some(&*typed.ty),
+            _ => None,
+        })
+        .collect()
+}

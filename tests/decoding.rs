@@ -1,0 +1,278 @@
+//! Every way a call's arguments can fail to decode, through `Toolbox::call`:
+//! protocol-level problems are `Err(CallError)`, argument problems are error
+//! results (`is_error()`) whose message names the field, so a model can fix
+//! its call. A panicking tool is an error result too, and the toolbox lives on.
+
+use std::future::Future as _;
+
+use codeagent::CallError;
+use codeagent::prelude::*;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// Add.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// A point.
+#[derive(Deserialize, JsonSchema)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+/// How to group.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Group {
+    Region,
+    Product,
+}
+
+/// Nested arguments.
+#[tool]
+fn nested(point: Point, items: Vec<u32>, group: Option<Group>) -> String {
+    format!("{} {} {}", point.x + point.y, items.len(), group.is_some())
+}
+
+/// Constrained arguments.
+#[tool]
+fn constrained(
+    #[schemars(range(min = 1, max = 10))] top: u32,
+    #[schemars(length(min = 1, max = 3))] name: Option<String>,
+    #[schemars(length(max = 2))] tags: Option<Vec<String>>,
+) -> String {
+    format!("{top} {name:?} {tags:?}")
+}
+
+/// Takes anything extra.
+#[tool(allow_unknown_arguments)]
+fn lenient(a: i64) -> i64 {
+    a
+}
+
+/// With an injected parameter.
+#[tool]
+fn logged(message: String, ctx: &Context) -> String {
+    ctx.info(message.clone());
+    message
+}
+
+/// No arguments.
+#[tool]
+fn now() -> u64 {
+    42
+}
+
+/// Panics.
+#[tool]
+fn boom(fail: bool) -> String {
+    assert!(!fail, "boom");
+    "fine".to_owned()
+}
+
+/// Panics, async.
+#[tool]
+async fn boom_async(fail: bool) -> String {
+    tokio::task::yield_now().await;
+    if fail {
+        panic!("async boom: {}", 1 + 1);
+    }
+    "fine".to_owned()
+}
+
+fn toolbox() -> Toolbox {
+    Toolbox::new()
+        .tool(add)
+        .tool(nested)
+        .tool(constrained)
+        .tool(lenient)
+        .tool(logged)
+        .tool(now)
+        .tool(boom)
+        .tool(boom_async)
+}
+
+/// Calls `name` and returns the message of the error result it must give.
+async fn error(name: &str, arguments: impl Into<Option<Value>>) -> String {
+    let result = toolbox().call(name, arguments).await.expect("the call starts");
+    assert!(result.is_error(), "{name} should fail, gave {}", result.value());
+    result.value().to_owned()
+}
+
+/// Calls `name` and returns the value of the successful result.
+async fn ok(name: &str, arguments: impl Into<Option<Value>>) -> String {
+    let result = toolbox().call(name, arguments).await.expect("the call starts");
+    assert!(!result.is_error(), "{name} should succeed, gave {}", result.value());
+    result.value().to_owned()
+}
+
+#[tokio::test]
+async fn missing_arguments_are_an_empty_object() {
+    assert_eq!(ok("now", None).await, "42");
+    assert_eq!(ok("now", Value::Null).await, "42");
+    assert_eq!(ok("now", json!({})).await, "42");
+    assert_eq!(error("add", None).await, "Invalid arguments for tool add: missing field `a`");
+    assert_eq!(error("add", Value::Null).await, "Invalid arguments for tool add: missing field `a`");
+}
+
+#[tokio::test]
+async fn arguments_that_are_not_an_object_are_a_call_error() {
+    for (arguments, found) in
+        [(json!([1, 2]), "an array"), (json!("a=1"), "a string"), (json!(3), "a number"), (json!(true), "a boolean")]
+    {
+        let error = toolbox().call("add", arguments).await.unwrap_err();
+        assert_eq!(error, CallError::ArgumentsNotAnObject { tool: "add".to_owned(), found });
+        assert_eq!(
+            error.to_string(),
+            format!("Invalid arguments for tool add: arguments must be an object, got {found}")
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_a_call_error() {
+    let error = toolbox().call("subtract", json!({})).await.unwrap_err();
+    assert_eq!(error, CallError::UnknownTool("subtract".to_owned()));
+    assert_eq!(error.to_string(), "Unknown tool: subtract");
+}
+
+#[tokio::test]
+async fn a_wrong_type_names_the_field() {
+    assert_eq!(
+        error("add", json!({"a": 1, "b": "two"})).await,
+        "Invalid arguments for tool add: `b`: invalid type: string \"two\", expected i64"
+    );
+    assert_eq!(
+        error("add", json!({"a": 1.5, "b": 2})).await,
+        "Invalid arguments for tool add: `a`: invalid type: floating point `1.5`, expected i64"
+    );
+}
+
+#[tokio::test]
+async fn a_nested_wrong_type_names_the_path() {
+    let point = json!({"point": {"x": 1, "y": "up"}, "items": []});
+    assert_eq!(
+        error("nested", point).await,
+        "Invalid arguments for tool nested: `point.y`: invalid type: string \"up\", expected f64"
+    );
+    let items = json!({"point": {"x": 1, "y": 2}, "items": [1, -2]});
+    assert_eq!(
+        error("nested", items).await,
+        "Invalid arguments for tool nested: `items[1]`: invalid value: integer `-2`, expected u32"
+    );
+    let missing = json!({"point": {"x": 1}, "items": []});
+    assert_eq!(error("nested", missing).await, "Invalid arguments for tool nested: `point`: missing field `y`");
+}
+
+#[tokio::test]
+async fn a_missing_required_field() {
+    assert_eq!(error("add", json!({"a": 1})).await, "Invalid arguments for tool add: missing field `b`");
+    assert_eq!(
+        error("nested", json!({"point": {"x": 1, "y": 2}})).await,
+        "Invalid arguments for tool nested: missing field `items`"
+    );
+}
+
+#[tokio::test]
+async fn unknown_fields_are_refused_unless_allowed() {
+    assert_eq!(
+        error("add", json!({"a": 1, "b": 2, "c": 3})).await,
+        "Invalid arguments for tool add: `c`: unknown field `c`, expected `a` or `b`"
+    );
+    assert_eq!(ok("lenient", json!({"a": 1, "b": 2, "c": {"d": []}})).await, "1");
+    let schema = toolbox().definition("lenient").unwrap().input_schema;
+    assert!(schema.get("additionalProperties").is_none());
+    let strict = toolbox().definition("add").unwrap().input_schema;
+    assert_eq!(strict["additionalProperties"], false);
+}
+
+#[tokio::test]
+async fn ranges_and_lengths_from_schemars_are_checked() {
+    assert_eq!(
+        ok("constrained", json!({"top": 1, "name": "abc", "tags": ["a", "b"]})).await,
+        "1 Some(\"abc\") Some([\"a\", \"b\"])"
+    );
+    assert_eq!(
+        error("constrained", json!({"top": 0})).await,
+        "Invalid arguments for tool constrained: `top`: 0 is less than the minimum 1"
+    );
+    assert_eq!(
+        error("constrained", json!({"top": 11})).await,
+        "Invalid arguments for tool constrained: `top`: 11 is greater than the maximum 10"
+    );
+    assert_eq!(
+        error("constrained", json!({"top": 1, "name": ""})).await,
+        "Invalid arguments for tool constrained: `name`: has 0 characters, fewer than the minimum 1"
+    );
+    assert_eq!(
+        error("constrained", json!({"top": 1, "name": "abcd"})).await,
+        "Invalid arguments for tool constrained: `name`: has 4 characters, more than the maximum 3"
+    );
+    assert_eq!(
+        error("constrained", json!({"top": 1, "tags": ["a", "b", "c"]})).await,
+        "Invalid arguments for tool constrained: `tags`: has 3 items, more than the maximum 2"
+    );
+    // A type error is reported before a range: the message is about the type.
+    assert_eq!(
+        error("constrained", json!({"top": -1})).await,
+        "Invalid arguments for tool constrained: `top`: invalid value: integer `-1`, expected u32"
+    );
+}
+
+#[tokio::test]
+async fn an_enum_variant_not_in_the_list() {
+    let arguments = json!({"point": {"x": 1, "y": 2}, "items": [], "group": "city"});
+    assert_eq!(
+        error("nested", arguments).await,
+        "Invalid arguments for tool nested: `group`: unknown variant `city`, expected `region` or `product`"
+    );
+    assert_eq!(ok("nested", json!({"point": {"x": 1, "y": 2}, "items": [], "group": "region"})).await, "3 0 true");
+}
+
+#[tokio::test]
+async fn a_client_cannot_send_an_injected_parameter() {
+    assert_eq!(
+        error("logged", json!({"message": "hi", "ctx": {"meta": 1}})).await,
+        "Invalid arguments for tool logged: `ctx`: this parameter is supplied by the server, not the client: leave it out"
+    );
+    assert_eq!(
+        error("logged", json!({"message": "hi", "ctx": "x"})).await,
+        "Invalid arguments for tool logged: `ctx`: this parameter is supplied by the server, not the client: leave it out"
+    );
+    // `null` is no value at all, as if the key were absent.
+    assert_eq!(ok("logged", json!({"message": "hi", "ctx": null})).await, "hi");
+    assert_eq!(ok("logged", json!({"message": "hi"})).await, "hi");
+}
+
+#[tokio::test]
+async fn a_panicking_tool_is_an_error_result_and_the_toolbox_lives_on() {
+    let toolbox = toolbox();
+    for name in ["boom", "boom_async"] {
+        let failed = toolbox.call(name, json!({"fail": true})).await.unwrap();
+        assert!(failed.is_error());
+        let message = if name == "boom" { "boom" } else { "async boom: 2" };
+        assert_eq!(failed.value(), format!("The tool failed unexpectedly (it panicked: {message})"));
+        let fine = toolbox.call(name, json!({"fail": false})).await.unwrap();
+        assert_eq!((fine.value(), fine.is_error()), ("fine", false));
+    }
+    assert_eq!(toolbox.call("add", json!({"a": 1, "b": 2})).await.unwrap().value(), "3");
+}
+
+#[test]
+fn a_panicking_tool_without_a_runtime() {
+    // Outside tokio, a sync tool runs in place, when the call is first polled:
+    // the panic is still caught.
+    let toolbox = toolbox();
+    let mut call = std::pin::pin!(toolbox.call("boom", json!({"fail": true})));
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    let std::task::Poll::Ready(result) = call.as_mut().poll(&mut context) else {
+        panic!("a sync tool outside a runtime is ready at once");
+    };
+    let result = result.unwrap();
+    assert!(result.is_error());
+    assert_eq!(result.value(), "The tool failed unexpectedly (it panicked: boom)");
+}

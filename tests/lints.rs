@@ -1,0 +1,182 @@
+//! The expansion of `#[tool]` and `#[toolbox]` is lint-clean: this file
+//! denies warnings, `unused_qualifications` and clippy's pedantic group, so
+//! `cargo test` and `cargo clippy --all-targets -- -D warnings` both fail if
+//! the generated code trips a lint. It defines a representative set of tools
+//! (sync and async, every kind of parameter and return value, a toolbox impl)
+//! and calls each of them.
+
+#![deny(warnings, unused_qualifications)]
+#![deny(clippy::pedantic)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use codeagent::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// A unit-only enum.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    /// Celsius.
+    C,
+    /// Fahrenheit.
+    F,
+}
+
+/// A nested struct.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+/// Shared state.
+struct Config {
+    greeting: String,
+}
+
+fn default_scale() -> f64 {
+    1.0
+}
+
+/// Every kind of argument, sync.
+#[tool(title = "Everything", read_only, idempotent = true, meta(kind = "lint"))]
+fn everything(
+    /// A number.
+    count: u32,
+    /// A string.
+    label: String,
+    /// An optional value.
+    note: Option<String>,
+    /// A list.
+    items: Vec<i64>,
+    /// An enum.
+    unit: Unit,
+    /// A struct.
+    point: Point,
+    /// A default from a function.
+    #[serde(default = "default_scale")]
+    scale: f64,
+    /// A renamed, constrained argument.
+    #[serde(rename = "top-n")]
+    #[schemars(range(min = 1))]
+    top: Option<u32>,
+    ctx: &Context,
+    config: State<Config>,
+) -> Result<Json<Value>, ToolError> {
+    ctx.debug("everything");
+    if count == 0 {
+        return Err(ToolError::new("`count` must be positive"));
+    }
+    let sum: i64 = items.into_iter().sum();
+    Ok(Json(json!({
+        "count": count,
+        "label": format!("{} {label}", config.greeting),
+        "note": note,
+        "sum": sum,
+        "unit": format!("{unit:?}"),
+        "norm": point.x.hypot(point.y) * scale,
+        "top": top,
+    })))
+}
+
+/// Async, with the context by value and a unit return.
+#[tool]
+async fn notify(message: String, ctx: Context) {
+    tokio::task::yield_now().await;
+    ctx.info(message);
+}
+
+/// Async, returning a typed output.
+#[tool(destructive = false, open_world = false)]
+async fn table(rows: Vec<Point>) -> Result<Table, ToolError> {
+    tokio::task::yield_now().await;
+    Table::from_rows(&rows)
+}
+
+/// No parameters.
+#[tool]
+fn version() -> &'static str {
+    "1"
+}
+
+/// A raw identifier.
+#[tool]
+fn r#type(r#type: String) -> String {
+    r#type
+}
+
+/// A toolbox.
+struct Counter {
+    hits: AtomicU64,
+}
+
+#[toolbox]
+impl Counter {
+    /// Count a hit.
+    #[tool]
+    fn hit(&self, by: Option<u64>) -> u64 {
+        let by = by.unwrap_or(1);
+        self.hits.fetch_add(by, Ordering::SeqCst) + by
+    }
+
+    /// Read the count.
+    #[tool(read_only)]
+    async fn read(&self, ctx: &Context) -> Text {
+        ctx.debug("read");
+        tokio::task::yield_now().await;
+        Text::new(self.hits.load(Ordering::SeqCst).to_string())
+    }
+}
+
+#[tokio::test]
+async fn every_tool_is_listed_and_callable() {
+    let toolbox = Toolbox::new()
+        .tool(everything)
+        .tool(notify)
+        .tool(table)
+        .tool(version)
+        .tool(r#type)
+        .tools(Counter { hits: AtomicU64::new(0) })
+        .with_state(Config { greeting: "Hello".to_owned() });
+    assert_eq!(toolbox.names(), ["everything", "notify", "table", "version", "type", "hit", "read"]);
+
+    let arguments = json!({
+        "count": 2, "label": "x", "items": [1, 2], "unit": "c", "point": {"x": 3.0, "y": 4.0}, "top-n": 3
+    });
+    let result = toolbox.call("everything", arguments).await.unwrap();
+    assert!(!result.is_error(), "{}", result.value());
+    let value: Value = serde_json::from_str(result.value()).unwrap();
+    assert_eq!(value["label"], "Hello x");
+    assert_eq!(value["norm"], 5.0);
+    assert_eq!(value["sum"], 3);
+
+    let calls = [
+        ("notify", json!({"message": "hi"}), ""),
+        ("version", Value::Null, "1"),
+        ("type", json!({"type": "t"}), "t"),
+        ("hit", json!({"by": 2}), "2"),
+        ("read", Value::Null, "2"),
+    ];
+    for (name, arguments, expected) in calls {
+        let result = toolbox.call(name, arguments).await.unwrap();
+        assert_eq!((result.value(), result.is_error()), (expected, false), "{name}");
+    }
+    // (`let table = ...` would be a pattern: `table` is the tool's unit struct.)
+    let rows = toolbox.call("table", json!({"rows": [{"x": 1.0, "y": 2.0}]})).await.unwrap();
+    assert_eq!(rows.artifact().unwrap().kind_name(), "table");
+}
+
+#[tokio::test]
+async fn the_functions_stay_callable() {
+    let counter = Arc::new(Counter { hits: AtomicU64::new(0) });
+    assert_eq!(counter.hit(None), 1);
+    assert_eq!(counter.read(&Context::detached()).await.as_str(), "1");
+    assert_eq!(version(), "1");
+    assert_eq!(r#type("a".to_owned()), "a");
+    notify("direct".to_owned(), Context::detached()).await;
+    assert!(table(vec![Point { x: 0.0, y: 0.0 }]).await.is_ok());
+}

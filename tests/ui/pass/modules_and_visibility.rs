@@ -1,0 +1,39 @@
+//! A `pub` tool in a module is used by path; two tools with the same parameter names coexist.
+mod tools {
+    use codeagent::prelude::*;
+
+    /// Add.
+    #[tool]
+    pub fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+
+    /// Subtract.
+    #[tool]
+    pub(crate) fn sub(a: i64, b: i64) -> i64 {
+        a - b
+    }
+
+    /// Negate, with a mutable binding.
+    #[tool]
+    pub async fn neg(mut a: i64) -> i64 {
+        a = -a;
+        a
+    }
+}
+
+use codeagent::prelude::*;
+use serde_json::json;
+
+#[tokio::main]
+async fn main() {
+    assert_eq!(tools::add(1, 2), 3);
+    assert_eq!(tools::sub(1, 2), -1);
+    assert_eq!(tools::neg(1).await, -1);
+    let toolbox = Toolbox::new().tool(tools::add).tool(tools::sub).tool(tools::neg);
+    assert_eq!(toolbox.names(), ["add", "sub", "neg"]);
+    assert_eq!(toolbox.call("sub", json!({"a": 5, "b": 3})).await.unwrap().value(), "2");
+    assert_eq!(toolbox.call("neg", json!({"a": 5})).await.unwrap().value(), "-5");
+    let copy = tools::add;
+    assert_eq!(format!("{copy:?}"), "add");
+}
