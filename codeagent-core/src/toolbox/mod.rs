@@ -38,6 +38,31 @@ pub trait ToolSet: Send + Sync + 'static {
     fn tools(self: Arc<Self>) -> Vec<Arc<dyn Tool>>;
 }
 
+/// A [`ToolSet`], or an `Arc` of one: what [`Toolbox::tools`] takes.
+pub trait SharedToolSet {
+    /// The impl block's type.
+    type Set: ToolSet;
+
+    /// The value, shared.
+    fn into_shared(self) -> Arc<Self::Set>;
+}
+
+impl<S: ToolSet> SharedToolSet for S {
+    type Set = S;
+
+    fn into_shared(self) -> Arc<S> {
+        Arc::new(self)
+    }
+}
+
+impl<S: ToolSet> SharedToolSet for Arc<S> {
+    type Set = S;
+
+    fn into_shared(self) -> Arc<S> {
+        self
+    }
+}
+
 /// Why a call could not even start: the protocol-level errors of `tools/call`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CallError {
@@ -185,15 +210,16 @@ impl Toolbox {
         self
     }
 
-    /// Adds every tool of an impl block marked `#[codeagent::toolbox]`.
+    /// Adds every tool of an impl block marked `#[codeagent::toolbox]`, given
+    /// the value itself or an `Arc` of it (to keep a handle on the state).
     ///
     /// # Panics
     ///
     /// When a tool name is already taken.
     #[must_use]
     #[track_caller]
-    pub fn tools<S: ToolSet>(self, set: impl Into<Arc<S>>) -> Self {
-        for tool in set.into().tools() {
+    pub fn tools(self, set: impl SharedToolSet) -> Self {
+        for tool in set.into_shared().tools() {
             if let Err(duplicate) = self.try_add_dyn(tool) {
                 panic!("{duplicate}");
             }

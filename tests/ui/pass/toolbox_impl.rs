@@ -35,7 +35,7 @@ async fn main() {
     let counter = std::sync::Arc::new(Counter { hits: AtomicU64::new(0) });
     assert_eq!(counter.hit(Some(2)), 2);
     counter.reset();
-    let toolbox = Toolbox::new().tools::<Counter>(std::sync::Arc::clone(&counter));
+    let toolbox = Toolbox::new().tools(std::sync::Arc::clone(&counter));
     assert_eq!(toolbox.names(), ["hit", "read"]);
     assert_eq!(toolbox.call("hit", json!({"by": 2})).await.unwrap().value(), "2");
     assert_eq!(toolbox.call("hit", None).await.unwrap().value(), "3");
