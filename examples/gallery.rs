@@ -18,7 +18,10 @@ use serde::{Deserialize, Serialize};
 mod png;
 
 /// Add two integers.
-#[tool(read_only, idempotent, open_world = false)]
+///
+/// `inline`: the body is quick and never blocks, so it runs on the async
+/// worker instead of the blocking pool that sync tools use by default.
+#[tool(read_only, idempotent, open_world = false, inline)]
 fn add(
     /// The first addend.
     a: i64,

@@ -28,7 +28,7 @@ pub mod __private {
     pub use codeagent_core::mcp::{Icon, ToolAnnotations};
     pub use codeagent_core::toolbox::check;
     pub use codeagent_core::toolbox::{
-        Tool, ToolCall, ToolFuture, ToolParam, ToolSet, ToolSpec, decode_arguments, run_blocking,
+        Tool, ToolCall, ToolFuture, ToolParam, ToolSet, ToolSpec, decode_arguments, run_blocking, run_inline,
     };
     pub use core::env;
     pub use core::future::Future;

@@ -10,7 +10,7 @@ use syn::{Lit, LitStr, Token};
 use crate::names::did_you_mean;
 
 /// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
-pub(crate) const TOOL_KEYS: [&str; 11] = [
+pub(crate) const TOOL_KEYS: [&str; 12] = [
     "name",
     "title",
     "description",
@@ -22,6 +22,7 @@ pub(crate) const TOOL_KEYS: [&str; 11] = [
     "meta",
     "crate",
     "allow_unknown_arguments",
+    "inline",
 ];
 
 /// A value with the span it was written at.
@@ -44,6 +45,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) meta: Vec<(String, syn::Expr)>,
     pub(crate) krate: Option<syn::Path>,
     pub(crate) allow_unknown_arguments: bool,
+    /// `inline`: run a sync tool on the async worker instead of the blocking pool.
+    pub(crate) inline: Option<Located<bool>>,
     seen: Vec<String>,
 }
 
@@ -103,8 +106,9 @@ impl ToolAttrs {
             "idempotent" => self.idempotent = Some(flag(meta)?),
             "open_world" => self.open_world = Some(flag(meta)?),
             "allow_unknown_arguments" => self.allow_unknown_arguments = flag(meta)?,
+            "inline" => self.inline = Some(Located { value: flag(meta)?, span: meta.path.span() }),
             "blocking" => {
-                return Err(meta.error("sync tools always run on the blocking pool; remove `blocking`"));
+                return Err(meta.error("sync tools run on the blocking pool unless marked `inline`; remove `blocking`"));
             }
             "icons" => {
                 let list: syn::ExprArray = meta.value()?.parse()?;

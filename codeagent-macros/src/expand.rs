@@ -329,6 +329,11 @@ pub(crate) fn call_body(
             #this
             #p::Box::pin(async move { #steps })
         }
+    } else if tool.attrs.inline.as_ref().is_some_and(|inline| inline.value) {
+        quote! {
+            #this
+            #p::run_inline(move || { #steps })
+        }
     } else {
         quote! {
             #this

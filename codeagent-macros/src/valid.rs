@@ -19,6 +19,15 @@ pub(crate) enum Site {
 
 /// Checks `tool`, recording every problem in `errors`.
 pub(crate) fn check(tool: &ToolFn<'_>, site: Site, errors: &mut Errors) {
+    if let Some(inline) = &tool.attrs.inline
+        && inline.value
+        && tool.sig.asyncness.is_some()
+    {
+        errors.at(
+            inline.span,
+            "`inline` is for sync tools: an async tool already runs on the async workers; remove `inline`",
+        );
+    }
     let (name, span) = tool.name();
     if let Some(problem) = tool_name_problem(&name) {
         errors.at(span, problem);

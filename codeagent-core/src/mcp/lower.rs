@@ -151,18 +151,25 @@ fn lower_by_artifact(artifact: Option<&mut Value>, value: String, structured: &m
 /// Whether `artifact` is exactly the v1 artifact [`ToolResult::from_mcp`]
 /// synthesises from a lone text block holding `value`.
 fn is_value_backed(artifact: &Value, value: &str, is_error: bool) -> bool {
-    let expected = if is_error {
-        json!({ "kind": "error", "status": "error", "payload": { "message": value, "detail": null } })
-    } else {
-        json!({ "kind": "text", "status": "success", "payload": { "text": value } })
-    };
     let Some(object) = artifact.as_object() else { return false };
+    let text = |key: &str| object.get(key).and_then(Value::as_str);
+    let Some(payload) = object.get("payload").and_then(Value::as_object) else { return false };
+    let payload_matches = if is_error {
+        payload.len() == 2
+            && payload.get("message").and_then(Value::as_str) == Some(value)
+            && payload.get("detail").is_some_and(Value::is_null)
+    } else {
+        payload.len() == 1 && payload.get("text").and_then(Value::as_str) == Some(value)
+    };
+    let (kind, status) = if is_error { ("error", "error") } else { ("text", "success") };
     object.len() == 7
-        && object.get("schema").and_then(Value::as_str) == Some(crate::artifact::ARTIFACT_SCHEMA)
+        && payload_matches
+        && text("schema") == Some(crate::artifact::ARTIFACT_SCHEMA)
         && object.get("version").and_then(Value::as_u64) == Some(1)
+        && text("kind") == Some(kind)
+        && text("status") == Some(status)
         && object.get("icon").is_some_and(Value::is_null)
         && object.get("title").is_some_and(Value::is_null)
-        && ["kind", "status", "payload"].iter().all(|key| object.get(*key) == expected.get(*key))
 }
 
 /// Replaces the bytes of each artifact image that an image block of `content`

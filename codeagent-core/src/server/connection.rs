@@ -102,9 +102,11 @@ fn key(id: &Value) -> String {
 }
 
 fn line(message: &Value) -> String {
-    let mut text = message.to_string();
-    text.push('\n');
-    text
+    let mut bytes = Vec::with_capacity(128);
+    // Writing a `Value` into memory cannot fail.
+    let _ = serde_json::to_writer(&mut bytes, message);
+    bytes.push(b'\n');
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 impl Connection {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 /// Invalid JSON was received.
 pub const PARSE_ERROR: i64 = -32700;
@@ -121,17 +121,33 @@ pub(crate) fn classify(message: Value) -> Incoming {
     }
 }
 
+/// A JSON-RPC envelope around `key: value`, moving `value` in rather than
+/// copying it (`json!` would serialise it again).
+fn envelope(id: Option<&Value>, key: &str, value: Value) -> Value {
+    let mut message = Map::with_capacity(3);
+    message.insert("jsonrpc".into(), Value::from("2.0"));
+    if let Some(id) = id {
+        message.insert("id".into(), id.clone());
+    }
+    message.insert(key.into(), value);
+    Value::Object(message)
+}
+
 /// A success response.
 pub(crate) fn result_message(id: &Value, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+    envelope(Some(id), "result", result)
 }
 
 /// An error response.
 pub(crate) fn error_message(id: &Value, error: &RpcError) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "error": error.to_value() })
+    envelope(Some(id), "error", error.to_value())
 }
 
 /// A notification.
 pub(crate) fn notification_message(method: &str, params: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "method": method, "params": params })
+    let mut message = envelope(None, "method", Value::from(method));
+    if let Value::Object(map) = &mut message {
+        map.insert("params".into(), params);
+    }
+    message
 }

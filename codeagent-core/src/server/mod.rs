@@ -165,6 +165,10 @@ impl Server {
     /// Serves one client on standard input and output. Nothing but MCP
     /// messages is written to standard output; logs go to standard error.
     pub async fn serve_stdio(&self) -> std::io::Result<()> {
+        #[cfg(target_os = "linux")]
+        if let Some((reader, writer)) = stdio_pipes() {
+            return self.serve(reader, writer).await;
+        }
         self.serve(tokio::io::stdin(), tokio::io::stdout()).await
     }
 
@@ -191,6 +195,19 @@ impl Toolbox {
     pub async fn run(self) -> std::io::Result<()> {
         Server::new(self).run().await
     }
+}
+
+/// Standard input and output as non-blocking pipes, when they are pipes (as
+/// when an MCP client starts the server): reads and writes then go through the
+/// runtime's reactor instead of a blocking thread each. They are reopened
+/// through `/proc`, so the process's own descriptors stay blocking.
+#[cfg(target_os = "linux")]
+fn stdio_pipes() -> Option<(tokio::net::unix::pipe::Receiver, tokio::net::unix::pipe::Sender)> {
+    let input = std::fs::File::open("/proc/self/fd/0").ok()?;
+    let output = std::fs::OpenOptions::new().write(true).open("/proc/self/fd/1").ok()?;
+    let reader = tokio::net::unix::pipe::Receiver::from_file(input).ok()?;
+    let writer = tokio::net::unix::pipe::Sender::from_file(output).ok()?;
+    Some((reader, writer))
 }
 
 /// The executable's name and an unknown version, when no tool says which crate it is.

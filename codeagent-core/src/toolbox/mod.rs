@@ -21,7 +21,7 @@ use tokio::sync::watch;
 pub use context::{Cancellation, Context, LogLevel, Notifier, RequestInfo};
 pub use decode::decode_arguments;
 pub use param::{Injected, State, ToolCall, ToolParam};
-pub use run::run_blocking;
+pub use run::{run_blocking, run_inline};
 pub use schema::{HeaderParam, client_compatible};
 pub use tool::{Tool, ToolFuture, ToolSpec};
 

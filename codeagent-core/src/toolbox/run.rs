@@ -35,6 +35,21 @@ where
     }
 }
 
+/// Runs a sync tool body on the async worker that polls the call, for tools
+/// marked `#[tool(inline)]`: quick bodies that never block, which then skip
+/// the hand-off to the blocking pool. A panic becomes an error result.
+pub fn run_inline<F>(body: F) -> ToolFuture
+where
+    F: FnOnce() -> ToolResult + Send + 'static,
+{
+    Box::pin(async move {
+        match catch_unwind(AssertUnwindSafe(body)) {
+            Ok(result) => result,
+            Err(payload) => panicked(&*payload),
+        }
+    })
+}
+
 /// A tool future whose panic becomes an error result instead of unwinding.
 pub(crate) struct CatchPanic(pub(crate) ToolFuture);
 
