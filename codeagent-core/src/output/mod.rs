@@ -46,7 +46,7 @@ use crate::result::ToolResult;
     message = "`{Self}` cannot be returned from a tool",
     label = "this type does not lower into a tool result",
     note = "return a typed output (`Text`, `Table`, `Image`, `Code`, `Diff`, `ToolError`, `Output`), \
-            `Json<T>` for any `T: Serialize`, a `String`, a number, `bool`, `()`, or a `Result` of these"
+            `Json<T>` for any `T: Serialize + JsonSchema`, a `String`, a number, `bool`, `()`, or a `Result` of these"
 )]
 pub trait IntoToolResult {
     /// Lowers `self`.
