@@ -1,10 +1,10 @@
 //! The `#[tool]` and `#[toolbox]` attribute macros of codeagent.
 //!
 //! Use them through the `codeagent` crate. Each macro runs in three passes:
-//! [`attr`] and [`ast`] parse the attribute and the function into a typed
-//! front end that keeps the original tokens for spans, [`valid`] checks the
-//! rules that span several parts, and [`expand`] writes the tokens. Every error
-//! is reported at once, and [`fallback`] emits the original item alongside
+//! `attr` and `ast` parse the attribute and the function into a typed
+//! front end that keeps the original tokens for spans, `valid` checks the
+//! rules that span several parts, and `expand` writes the tokens. Every error
+//! is reported at once, and `fallback` emits the original item alongside
 //! them, with stand-ins for the unit struct and its `Tool` impl, so the user
 //! sees the real problem rather than a cascade. Type errors (a parameter that
 //! is not an argument, a return type that does not lower) are left to the
