@@ -17,10 +17,9 @@ use serde::{Deserialize, Serialize};
 #[path = "gallery/png.rs"]
 mod png;
 
+// `inline`: the body is quick and never blocks, so it runs on the async worker
+// instead of the blocking pool that sync tools use by default.
 /// Add two integers.
-///
-/// `inline`: the body is quick and never blocks, so it runs on the async
-/// worker instead of the blocking pool that sync tools use by default.
 #[tool(read_only, idempotent, open_world = false, inline)]
 fn add(
     /// The first addend.
