@@ -198,6 +198,23 @@ impl Connection {
         })
     }
 
+    /// What to do with request `id`, its context tied to this connection.
+    fn act(
+        &self,
+        id: &Value,
+        era: Era,
+        method: &str,
+        params: serde_json::Map<String, Value>,
+        cancellation: &Cancellation,
+        done: &Arc<AtomicBool>,
+    ) -> Action {
+        let meta = match params.get("_meta") {
+            Some(Value::Object(meta)) => meta.clone(),
+            _ => serde_json::Map::new(),
+        };
+        self.engine.act(&self.session, era, method, params, || self.context(id, era, meta, cancellation, done))
+    }
+
     async fn request(
         self: Arc<Self>,
         id: Value,
@@ -219,12 +236,7 @@ impl Connection {
             );
             return self.send(error_message(&id, &error)).await;
         }
-        let meta = match params.get("_meta") {
-            Some(Value::Object(meta)) => meta.clone(),
-            _ => serde_json::Map::new(),
-        };
-        let action =
-            self.engine.act(&self.session, era, &method, params, || self.context(&id, era, meta, &cancellation, &done));
+        let action = self.act(&id, era, &method, params, &cancellation, &done);
         match action {
             Action::Reply(reply) => {
                 if method == "tools/call" || method == "subscriptions/listen" {
@@ -362,12 +374,7 @@ impl Connection {
         let cancellation = Cancellation::new();
         let done = Arc::new(AtomicBool::new(false));
         let registered = method == "tools/call" && self.register(&id, &cancellation, &done);
-        let meta = match params.get("_meta") {
-            Some(Value::Object(meta)) => meta.clone(),
-            _ => serde_json::Map::new(),
-        };
-        let action =
-            self.engine.act(&self.session, era, &method, params, || self.context(&id, era, meta, &cancellation, &done));
+        let action = self.act(&id, era, &method, params, &cancellation, &done);
         let response = match action {
             Action::Reply(Ok(result)) => result_message(&id, result),
             Action::Reply(Err(error)) => error_message(&id, &error),
