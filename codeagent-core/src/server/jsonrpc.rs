@@ -63,26 +63,50 @@ impl fmt::Display for RpcError {
 
 impl std::error::Error for RpcError {}
 
+/// A request from the client.
+#[derive(Debug)]
+pub(crate) struct Request {
+    pub(crate) id: Value,
+    pub(crate) method: String,
+    pub(crate) params: Map<String, Value>,
+}
+
 /// One message from the client, classified.
 #[derive(Debug)]
 pub(crate) enum Incoming {
     /// A request, to be answered.
-    Request { id: Value, method: String, params: Map<String, Value> },
+    Request(Request),
     /// A notification, never answered.
     Notification { method: String, params: Map<String, Value> },
     /// A response to a request of ours (this server sends none).
     Response,
     /// Not a valid message; answered with `error`, with `id` when it could be read.
     Invalid { id: Value, error: RpcError },
+    /// A JSON-RPC batch, not yet looked into.
+    Batch(Vec<Value>),
 }
 
-/// Classifies one JSON-RPC message (not a batch).
+/// Reads one message from its bytes: invalid JSON is a parse error.
+pub(crate) fn read(bytes: &[u8]) -> Incoming {
+    match serde_json::from_slice(bytes) {
+        Ok(message) => classify(message),
+        Err(error) => {
+            Incoming::Invalid { id: Value::Null, error: RpcError::new(PARSE_ERROR, format!("Parse error: {error}")) }
+        }
+    }
+}
+
+/// Classifies one JSON-RPC message.
 pub(crate) fn classify(message: Value) -> Incoming {
-    let Value::Object(mut object) = message else {
-        return Incoming::Invalid {
-            id: Value::Null,
-            error: RpcError::new(INVALID_REQUEST, "Invalid request: a JSON-RPC message must be an object"),
-        };
+    let mut object = match message {
+        Value::Object(object) => object,
+        Value::Array(batch) => return Incoming::Batch(batch),
+        _ => {
+            return Incoming::Invalid {
+                id: Value::Null,
+                error: RpcError::new(INVALID_REQUEST, "Invalid request: a JSON-RPC message must be an object"),
+            };
+        }
     };
     let id = object.remove("id");
     // MCP request ids are strings or integers.
@@ -116,7 +140,7 @@ pub(crate) fn classify(message: Value) -> Incoming {
     };
     match id {
         None => Incoming::Notification { method, params },
-        Some(id) if valid(&id) => Incoming::Request { id: usable_id, method, params },
+        Some(id) if valid(&id) => Incoming::Request(Request { id: usable_id, method, params }),
         Some(_) => invalid("`id` must be a string or an integer"),
     }
 }

@@ -3,12 +3,16 @@
 //! per-request `_meta` (2026-07-28). One process answers both.
 
 mod cli;
-mod connection;
 mod engine;
+mod era;
 #[cfg(feature = "http")]
 pub mod http;
+mod info;
 pub mod jsonrpc;
 mod lines;
+mod outlet;
+mod peer;
+mod stdio;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,10 +20,10 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite};
 
-pub use engine::{
-    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
-    SUBSCRIPTION_ID_KEY, ServerInfo,
+pub use crate::mcp::meta::{
+    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY,
 };
+pub use info::ServerInfo;
 
 use crate::mcp::Icon;
 use crate::toolbox::Toolbox;
@@ -159,7 +163,7 @@ impl Server {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        connection::serve_connection(self.engine(), reader, writer, self.message_limit).await
+        stdio::serve_stream(self.engine(), reader, writer, self.message_limit).await
     }
 
     /// Serves one client on standard input and output. Nothing but MCP

@@ -2,18 +2,17 @@
 //! and the request's `_meta`.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value, json};
-use tokio::sync::Notify;
+pub use tokio_util::sync::CancellationToken;
 
-use crate::mcp::ProtocolVersion;
+use crate::mcp::{Notification, ProtocolVersion};
 
 /// Where a context sends notifications: the connection that carried the request.
-pub trait Notifier: Send + Sync {
-    /// Sends a JSON-RPC notification with `method` and `params` to the client.
-    fn notify(&self, method: &str, params: Value);
+pub(crate) trait Notifier: Send + Sync {
+    /// Sends `notification` with `params` to the client.
+    fn notify(&self, notification: Notification, params: Value);
 }
 
 /// The severity of a log message, as MCP (and syslog) orders them.
@@ -59,53 +58,6 @@ impl LogLevel {
     }
 }
 
-/// A cancellation signal shared by a request and the tool serving it.
-#[derive(Clone, Default)]
-pub struct Cancellation {
-    inner: Arc<CancellationState>,
-}
-
-#[derive(Default)]
-struct CancellationState {
-    cancelled: AtomicBool,
-    notify: Notify,
-}
-
-impl Cancellation {
-    /// A signal that has not fired.
-    pub fn new() -> Self {
-        Cancellation::default()
-    }
-
-    /// Fires the signal.
-    pub fn cancel(&self) {
-        self.inner.cancelled.store(true, Ordering::SeqCst);
-        self.inner.notify.notify_waiters();
-    }
-
-    /// Whether the signal has fired.
-    pub fn is_cancelled(&self) -> bool {
-        self.inner.cancelled.load(Ordering::SeqCst)
-    }
-
-    /// Waits until the signal fires.
-    pub async fn cancelled(&self) {
-        loop {
-            let notified = self.inner.notify.notified();
-            if self.is_cancelled() {
-                return;
-            }
-            notified.await;
-        }
-    }
-}
-
-impl fmt::Debug for Cancellation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Cancellation").field("cancelled", &self.is_cancelled()).finish()
-    }
-}
-
 /// What a tool knows about the request it serves, injected by type: declare a
 /// parameter `ctx: &Context` (or `Context`) and it is filled in, and left out
 /// of the input schema.
@@ -127,7 +79,7 @@ struct ContextState {
     meta: Map<String, Value>,
     progress_token: Option<Value>,
     last_progress: Mutex<Option<f64>>,
-    cancellation: Cancellation,
+    cancellation: CancellationToken,
     notifier: Option<Arc<dyn Notifier>>,
     log_level: Option<LogLevel>,
     protocol_version: Option<ProtocolVersion>,
@@ -135,19 +87,19 @@ struct ContextState {
 
 /// Everything a server knows about a request, to build its [`Context`].
 #[derive(Default)]
-pub struct RequestInfo {
+pub(crate) struct RequestInfo {
     /// The JSON-RPC request id.
-    pub request_id: Option<Value>,
+    pub(crate) request_id: Option<Value>,
     /// The request's `_meta`.
-    pub meta: Map<String, Value>,
-    /// Fired when the client cancels the request.
-    pub cancellation: Cancellation,
+    pub(crate) meta: Map<String, Value>,
+    /// Fired when the request is stopped.
+    pub(crate) cancellation: CancellationToken,
     /// Where progress and log notifications go.
-    pub notifier: Option<Arc<dyn Notifier>>,
+    pub(crate) notifier: Option<Arc<dyn Notifier>>,
     /// The least severe level the client wants log messages for; none means no logging.
-    pub log_level: Option<LogLevel>,
+    pub(crate) log_level: Option<LogLevel>,
     /// The protocol version of the request.
-    pub protocol_version: Option<ProtocolVersion>,
+    pub(crate) protocol_version: Option<ProtocolVersion>,
 }
 
 impl Context {
@@ -158,7 +110,7 @@ impl Context {
     }
 
     /// The context of a request.
-    pub fn new(info: RequestInfo) -> Self {
+    pub(crate) fn new(info: RequestInfo) -> Self {
         let progress_token =
             info.meta.get("progressToken").filter(|token| token.is_string() || token.is_number()).cloned();
         Context {
@@ -223,7 +175,7 @@ impl Context {
         if let Some(message) = message.filter(|_| has_message) {
             params.insert("message".into(), Value::from(message));
         }
-        notifier.notify("notifications/progress", Value::Object(params));
+        notifier.notify(Notification::Progress, Value::Object(params));
     }
 
     /// Whether the client cancelled the request.
@@ -236,8 +188,8 @@ impl Context {
         self.inner.cancellation.cancelled().await;
     }
 
-    /// The request's cancellation signal.
-    pub fn cancellation(&self) -> &Cancellation {
+    /// The request's cancellation signal, to hand to work the tool starts.
+    pub fn cancellation(&self) -> &CancellationToken {
         &self.inner.cancellation
     }
 
@@ -253,7 +205,7 @@ impl Context {
         }
         if let Some(notifier) = &self.inner.notifier {
             notifier.notify(
-                "notifications/message",
+                Notification::Message,
                 json!({ "level": level.as_str(), "logger": "codeagent", "data": data.into() }),
             );
         }

@@ -18,7 +18,8 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 
-pub use context::{Cancellation, Context, LogLevel, Notifier, RequestInfo};
+pub use context::{CancellationToken, Context, LogLevel};
+pub(crate) use context::{Notifier, RequestInfo};
 pub use decode::decode_arguments;
 pub use param::{Injected, State, ToolCall, ToolParam};
 pub use run::{run_blocking, run_inline};

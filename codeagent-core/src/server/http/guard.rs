@@ -6,6 +6,7 @@ use std::sync::Arc;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
+use subtle::ConstantTimeEq;
 
 use super::respond::rpc_error;
 use crate::server::jsonrpc::{INVALID_REQUEST, RpcError};
@@ -85,16 +86,12 @@ impl Authorize for BearerToken {
         let Some(given) = given.and_then(|value| value.strip_prefix("Bearer ")) else {
             return Err(Unauthorized::bearer("Unauthorized: send `Authorization: Bearer <token>`"));
         };
-        if constant_time_eq(given.trim().as_bytes(), self.token.as_bytes()) {
+        if bool::from(given.trim().as_bytes().ct_eq(self.token.as_bytes())) {
             Ok(())
         } else {
             Err(Unauthorized::bearer("Unauthorized: the bearer token is not valid"))
         }
     }
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |difference, (x, y)| difference | (x ^ y)) == 0
 }
 
 /// The hosts a loopback server answers to: any port of these.

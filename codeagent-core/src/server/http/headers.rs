@@ -6,6 +6,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value};
 
+use crate::mcp::Method;
 use crate::server::jsonrpc::{HEADER_MISMATCH, RpcError};
 use crate::toolbox::HeaderParam;
 
@@ -57,11 +58,7 @@ pub(crate) fn check(
 ) -> Result<(), RpcError> {
     require(headers, "mcp-protocol-version", version)?;
     require(headers, "mcp-method", method)?;
-    let name_key = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        _ => None,
-    };
+    let name_key = Method::from_name(method).and_then(Method::name_param);
     if let Some(name) = name_key.and_then(|key| params.get(key)).and_then(Value::as_str) {
         require(headers, "mcp-name", name)?;
     }

@@ -12,7 +12,8 @@
 //! rebinding: only localhost when bound to loopback, unless configured), the
 //! authorisation hook, a body size limit and a timeout.
 
-mod exchange;
+mod answer;
+mod channel;
 mod guard;
 mod headers;
 mod respond;

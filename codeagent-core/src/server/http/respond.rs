@@ -5,7 +5,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use crate::server::jsonrpc::{METHOD_NOT_FOUND, RpcError, error_message};
+use crate::server::jsonrpc::{RpcError, error_message};
 
 /// A JSON body with `status`.
 pub(crate) fn json(status: StatusCode, message: &Value) -> Response {
@@ -17,12 +17,6 @@ pub(crate) fn json(status: StatusCode, message: &Value) -> Response {
 /// A JSON-RPC error with `status`.
 pub(crate) fn rpc_error(status: StatusCode, id: &Value, error: &RpcError) -> Response {
     json(status, &error_message(id, error))
-}
-
-/// The status for a JSON-RPC error a method answered with: 404 for an unknown
-/// method (so clients tell it from a legacy 404), 200 otherwise.
-pub(crate) fn status_for(error: &RpcError) -> StatusCode {
-    if error.code == METHOD_NOT_FOUND { StatusCode::NOT_FOUND } else { StatusCode::OK }
 }
 
 /// 202 Accepted, no body: a notification or response was received.

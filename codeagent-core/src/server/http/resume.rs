@@ -11,10 +11,9 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
-use serde_json::Value;
 use tokio::sync::{Notify, mpsc};
 
-use super::exchange::Out;
+use super::channel::Out;
 
 /// How long a client waits before reconnecting, sent with the priming event.
 const RETRY: Duration = Duration::from_millis(500);
@@ -31,12 +30,12 @@ pub(crate) struct StreamLog {
 
 #[derive(Default)]
 struct LogState {
-    events: Vec<Value>,
+    events: Vec<String>,
     finished: bool,
 }
 
 impl StreamLog {
-    fn push(&self, message: Value) {
+    fn push(&self, message: String) {
         self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).events.push(message);
         self.changed.notify_waiters();
     }
@@ -47,7 +46,7 @@ impl StreamLog {
     }
 
     /// The event after `seen`, waiting for it; `None` once the stream has ended.
-    async fn next(&self, seen: usize) -> Option<Value> {
+    async fn next(&self, seen: usize) -> Option<String> {
         loop {
             let notified = self.changed.notified();
             {

@@ -1,89 +1,67 @@
-//! Legacy Streamable HTTP sessions (`Mcp-Session-Id`, 2025-03-26 to 2025-11-25).
+//! Legacy Streamable HTTP sessions (`Mcp-Session-Id`, 2025-03-26 to
+//! 2025-11-25): each holds the engine's [`Peer`] for its client and the
+//! recent streams kept for resumption.
 
 use std::collections::HashMap;
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-use serde_json::Value;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::resume::StreamLogs;
-use crate::server::engine::Session;
-use crate::toolbox::Cancellation;
+use crate::server::peer::Peer;
 
-/// One legacy client's session: its negotiated state, its requests in flight
-/// (for `notifications/cancelled`) and its GET stream, if open.
-#[derive(Default)]
+/// One legacy client's session.
 pub(crate) struct HttpSession {
-    pub(crate) session: Session,
-    inflight: Mutex<HashMap<String, Cancellation>>,
-    streams: Mutex<Vec<Cancellation>>,
+    /// What the engine knows of the client.
+    pub(crate) peer: Arc<Peer>,
     /// The recent POST streams, for resumption.
     pub(crate) logs: StreamLogs,
-    last_seen: Mutex<Option<Instant>>,
+    last_seen: Mutex<Instant>,
 }
 
 impl HttpSession {
-    pub(crate) fn track(&self, id: &Value, cancellation: Cancellation) {
-        lock(&self.inflight).insert(id.to_string(), cancellation);
-    }
-
-    pub(crate) fn untrack(&self, id: &Value) {
-        lock(&self.inflight).remove(&id.to_string());
-    }
-
-    pub(crate) fn cancel(&self, id: &Value) {
-        if let Some(cancellation) = lock(&self.inflight).remove(&id.to_string()) {
-            cancellation.cancel();
-        }
-    }
-
-    /// A signal that fires when the session ends, for a GET stream to close on.
-    pub(crate) fn stream_closer(&self) -> Cancellation {
-        let closer = Cancellation::new();
-        let mut streams = lock(&self.streams);
-        streams.retain(|stream| !stream.is_cancelled());
-        streams.push(closer.clone());
-        closer
-    }
-
     fn touch(&self) {
-        *lock(&self.last_seen) = Some(Instant::now());
+        *lock(&self.last_seen) = Instant::now();
     }
 
     fn idle_for(&self) -> Duration {
-        lock(&self.last_seen).map_or(Duration::ZERO, |seen| seen.elapsed())
+        lock(&self.last_seen).elapsed()
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The live sessions; idle ones expire.
 pub(crate) struct Sessions {
     map: Mutex<HashMap<String, Arc<HttpSession>>>,
     idle_timeout: Duration,
-    keys: RandomState,
-    counter: AtomicU64,
 }
 
 impl Sessions {
     pub(crate) fn new(idle_timeout: Duration) -> Self {
-        Sessions { map: Mutex::default(), idle_timeout, keys: RandomState::new(), counter: AtomicU64::new(0) }
+        Sessions { map: Mutex::default(), idle_timeout }
     }
 
-    /// A new session and its id.
-    pub(crate) fn create(&self) -> (String, Arc<HttpSession>) {
-        let id = self.new_id();
-        let session = Arc::new(HttpSession::default());
-        session.touch();
+    /// A new session and its id; `None` when the system has no randomness to give.
+    pub(crate) fn create(&self) -> Option<(String, Arc<HttpSession>)> {
+        let id = new_id()?;
+        let session = Arc::new(HttpSession {
+            peer: Peer::new(),
+            logs: StreamLogs::default(),
+            last_seen: Mutex::new(Instant::now()),
+        });
         let mut map = lock(&self.map);
-        map.retain(|_, session| session.idle_for() < self.idle_timeout);
+        map.retain(|_, session| {
+            let live = session.idle_for() < self.idle_timeout;
+            if !live {
+                session.peer.close();
+            }
+            live
+        });
         map.insert(id.clone(), Arc::clone(&session));
-        (id, session)
+        Some((id, session))
     }
 
     /// The session with `id`, if it is live.
@@ -93,28 +71,54 @@ impl Sessions {
         Some(session)
     }
 
-    /// Ends the session with `id`; whether it was live.
+    /// Ends the session with `id`: its requests stop and its streams close.
+    /// Whether it was live.
     pub(crate) fn remove(&self, id: &str) -> bool {
         let removed = lock(&self.map).remove(id);
         if let Some(session) = &removed {
-            lock(&session.streams).drain(..).for_each(|stream| stream.cancel());
-            lock(&session.inflight).drain().for_each(|(_, request)| request.cancel());
+            session.peer.close();
         }
         removed.is_some()
     }
+}
 
-    /// 128 bits from SipHash keyed by the process's random keys over a counter
-    /// and the clock: unpredictable without the keys, visible ASCII as required.
-    fn new_id(&self) -> String {
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |time| time.as_nanos());
-        let mut id = String::with_capacity(32);
-        for round in 0..2u8 {
-            let mut hasher = self.keys.build_hasher();
-            hasher.write_u64(self.counter.fetch_add(1, Ordering::Relaxed));
-            hasher.write_u128(nanos);
-            hasher.write_u8(round);
-            id.push_str(&format!("{:016x}", hasher.finish()));
-        }
-        id
+/// 128 bits from the operating system's CSPRNG, as 32 hex digits (visible
+/// ASCII, as the specification requires).
+fn new_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    if let Err(error) = getrandom::fill(&mut bytes) {
+        tracing::error!("no session id: the system's random number generator failed: {error}");
+        return None;
+    }
+    let mut id = String::with_capacity(32);
+    for byte in bytes {
+        let _ = write!(id, "{byte:02x}");
+    }
+    Some(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::{Sessions, new_id};
+
+    #[test]
+    fn ids_are_random_hex() {
+        let (a, b) = (new_id().unwrap(), new_id().unwrap());
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|byte| byte.is_ascii_hexdigit()));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn removing_a_session_closes_its_peer() {
+        let sessions = Sessions::new(Duration::from_secs(60));
+        let (id, session) = sessions.create().unwrap();
+        assert!(sessions.get(&id).is_some());
+        assert!(sessions.remove(&id));
+        assert!(session.peer.closed().is_cancelled());
+        assert!(sessions.get(&id).is_none());
+        assert!(!sessions.remove(&id));
     }
 }

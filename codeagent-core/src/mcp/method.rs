@@ -1,0 +1,164 @@
+//! The names of the MCP methods and notifications codeagent speaks, so no
+//! other module spells them as string literals.
+
+use super::ProtocolVersion;
+
+/// A request method a codeagent server answers.
+///
+/// ```
+/// use codeagent_core::mcp::{Method, ProtocolVersion};
+///
+/// let method = Method::from_name("tools/call").unwrap();
+/// assert_eq!(method, Method::ToolsCall);
+/// assert!(method.exists_in(ProtocolVersion::V2024_11_05));
+/// assert!(!Method::Ping.exists_in(ProtocolVersion::V2026_07_28));
+/// assert_eq!(Method::from_name("tools/frobnicate"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Method {
+    /// `initialize`: the legacy handshake.
+    Initialize,
+    /// `ping` (legacy era).
+    Ping,
+    /// `logging/setLevel` (legacy era).
+    SetLogLevel,
+    /// `tools/list`.
+    ToolsList,
+    /// `tools/call`.
+    ToolsCall,
+    /// `server/discover` (2026-07-28).
+    Discover,
+    /// `subscriptions/listen` (2026-07-28).
+    SubscriptionsListen,
+}
+
+impl Method {
+    /// Every method, in the order the specification introduces them.
+    pub const ALL: &'static [Method] = &[
+        Method::Initialize,
+        Method::Ping,
+        Method::SetLogLevel,
+        Method::ToolsList,
+        Method::ToolsCall,
+        Method::Discover,
+        Method::SubscriptionsListen,
+    ];
+
+    /// The method's wire name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Initialize => "initialize",
+            Method::Ping => "ping",
+            Method::SetLogLevel => "logging/setLevel",
+            Method::ToolsList => "tools/list",
+            Method::ToolsCall => "tools/call",
+            Method::Discover => "server/discover",
+            Method::SubscriptionsListen => "subscriptions/listen",
+        }
+    }
+
+    /// The method called `name`, when codeagent knows it.
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.iter().copied().find(|method| method.name() == name)
+    }
+
+    /// Whether a request of protocol version `version` may call this method.
+    pub fn exists_in(self, version: ProtocolVersion) -> bool {
+        match self {
+            Method::Initialize | Method::Ping | Method::SetLogLevel => !version.is_modern(),
+            Method::Discover | Method::SubscriptionsListen => version.is_modern(),
+            Method::ToolsList | Method::ToolsCall => true,
+        }
+    }
+
+    /// Whether every request of this method belongs to the modern era, whatever
+    /// its `_meta` says.
+    pub const fn is_modern_only(self) -> bool {
+        matches!(self, Method::Discover | Method::SubscriptionsListen)
+    }
+
+    /// The parameter a 2026-07-28 HTTP client mirrors into the `Mcp-Name`
+    /// header, for the methods that have one.
+    pub const fn name_param(self) -> Option<&'static str> {
+        match self {
+            Method::ToolsCall => Some("name"),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A notification codeagent sends or understands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Notification {
+    /// `notifications/initialized`: the client finished the legacy handshake.
+    Initialized,
+    /// `notifications/cancelled`: stop a request.
+    Cancelled,
+    /// `notifications/progress`: a request's progress.
+    Progress,
+    /// `notifications/message`: a log message.
+    Message,
+    /// `notifications/tools/list_changed`: tools were added or removed.
+    ToolsListChanged,
+    /// `notifications/subscriptions/acknowledged`: a `subscriptions/listen`
+    /// stream is open (2026-07-28).
+    SubscriptionsAcknowledged,
+}
+
+impl Notification {
+    /// Every notification.
+    pub const ALL: &'static [Notification] = &[
+        Notification::Initialized,
+        Notification::Cancelled,
+        Notification::Progress,
+        Notification::Message,
+        Notification::ToolsListChanged,
+        Notification::SubscriptionsAcknowledged,
+    ];
+
+    /// The notification's wire name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Notification::Initialized => "notifications/initialized",
+            Notification::Cancelled => "notifications/cancelled",
+            Notification::Progress => "notifications/progress",
+            Notification::Message => "notifications/message",
+            Notification::ToolsListChanged => "notifications/tools/list_changed",
+            Notification::SubscriptionsAcknowledged => "notifications/subscriptions/acknowledged",
+        }
+    }
+
+    /// The notification called `name`, when codeagent knows it.
+    pub fn from_name(name: &str) -> Option<Notification> {
+        Notification::ALL.iter().copied().find(|notification| notification.name() == name)
+    }
+}
+
+impl std::fmt::Display for Notification {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Method, Notification};
+
+    #[test]
+    fn names_round_trip() {
+        for method in Method::ALL {
+            assert_eq!(Method::from_name(method.name()), Some(*method));
+        }
+        for notification in Notification::ALL {
+            assert_eq!(Notification::from_name(notification.name()), Some(*notification));
+        }
+    }
+}

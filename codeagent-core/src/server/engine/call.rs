@@ -1,0 +1,123 @@
+//! `tools/call`: a tool runs in its request's context until it finishes, the
+//! client cancels it, the transport loses the client, or the deadline passes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::{Engine, Reply, Route};
+use crate::server::era::Era;
+use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
+use crate::server::outlet::RequestNotifier;
+use crate::server::peer::{Peer, Slot};
+use crate::toolbox::{Context, RequestInfo, Tool, ToolFuture};
+
+/// How long a stopped tool may run on to notice its cancellation and clean up.
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// How a tool call ended.
+enum Outcome {
+    Finished(crate::ToolResult),
+    Stopped,
+    TimedOut,
+}
+
+impl Engine {
+    /// Starts `tools/call` request `id`.
+    pub(super) fn call(
+        self: &Arc<Self>,
+        peer: &Arc<Peer>,
+        id: Value,
+        era: Era,
+        mut params: Map<String, Value>,
+        slot: Arc<Slot>,
+        route: &Route,
+    ) -> Reply {
+        let refuse = |error: RpcError| {
+            slot.finish();
+            peer.complete(&id);
+            Reply::error(&id, &error)
+        };
+        let name = match params.remove("name") {
+            Some(Value::String(name)) => name,
+            _ => return refuse(RpcError::new(INVALID_PARAMS, "Invalid params: tools/call needs a `name` string")),
+        };
+        let meta = match params.get("_meta") {
+            Some(Value::Object(meta)) => meta.clone(),
+            _ => Map::new(),
+        };
+        let context = Context::new(RequestInfo {
+            request_id: Some(id.clone()),
+            meta,
+            cancellation: slot.stop.clone(),
+            notifier: Some(Arc::new(RequestNotifier { outlet: Arc::clone(&route.outlet), slot: Arc::clone(&slot) })),
+            log_level: era.log_level,
+            protocol_version: Some(era.version),
+        });
+        let (future, tool) = match self.toolbox.start(&name, params.remove("arguments"), context) {
+            Ok(started) => started,
+            Err(error) => return refuse(RpcError::new(INVALID_PARAMS, error.to_string())),
+        };
+        let engine = Arc::clone(self);
+        let peer = Arc::clone(peer);
+        let route = route.clone();
+        Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, future, tool).await }))
+    }
+
+    /// Runs a started call to its end; the response, unless none is owed.
+    #[allow(clippy::too_many_arguments)]
+    async fn run(
+        &self,
+        peer: &Peer,
+        id: Value,
+        era: Era,
+        slot: &Slot,
+        route: &Route,
+        mut future: ToolFuture,
+        tool: Arc<dyn Tool>,
+    ) -> Option<Value> {
+        let hangup = route.hangup.clone().unwrap_or_default();
+        let deadline = route.deadline;
+        let expired = async move {
+            match deadline {
+                Some(deadline) => tokio::time::sleep(deadline).await,
+                None => std::future::pending().await,
+            }
+        };
+        let outcome = tokio::select! {
+            result = &mut future => Outcome::Finished(result),
+            () = slot.stop.cancelled() => Outcome::Stopped,
+            () = hangup.cancelled() => Outcome::Stopped,
+            () = expired => Outcome::TimedOut,
+        };
+        slot.finish();
+        // A client's `notifications/cancelled` wins even over a result that
+        // raced it: it took the request out of the table.
+        let owed = peer.complete(&id);
+        let response = match outcome {
+            Outcome::Finished(result) => {
+                return owed.then(|| result_message(&id, self.call_result(era, &tool, result)));
+            }
+            Outcome::TimedOut if owed => {
+                let seconds = deadline.unwrap_or_default().as_secs_f64();
+                let error = RpcError::new(INTERNAL_ERROR, format!("The request timed out after {seconds} seconds"));
+                Some(error_message(&id, &error))
+            }
+            Outcome::Stopped | Outcome::TimedOut => None,
+        };
+        // The tool did not finish: let it see `ctx.cancelled()` and clean up
+        // before it is dropped.
+        slot.stop.cancel();
+        tokio::spawn(async move {
+            let _ = tokio::time::timeout(CANCEL_GRACE, future).await;
+        });
+        response
+    }
+
+    /// The response to a finished tool call.
+    pub(crate) fn call_result(&self, era: Era, tool: &Arc<dyn Tool>, result: crate::ToolResult) -> Value {
+        let schema = tool.spec().definition().output_schema.as_ref();
+        self.finish(era, result.into_call_result().into_wire(era.version, schema))
+    }
+}

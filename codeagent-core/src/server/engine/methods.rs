@@ -1,0 +1,74 @@
+//! The methods answered at once: the handshake, discovery, log levels and
+//! tool listings.
+
+use serde_json::{Map, Value, json};
+
+use super::Engine;
+use crate::mcp::ProtocolVersion;
+use crate::server::era::{Era, supported_versions};
+use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
+use crate::server::peer::Peer;
+use crate::toolbox::LogLevel;
+
+impl Engine {
+    fn capabilities(&self) -> Value {
+        json!({ "tools": { "listChanged": true }, "logging": {} })
+    }
+
+    /// `initialize`: echoes a supported legacy version, else the latest legacy one.
+    pub(super) fn initialize(&self, peer: &Peer, params: &Map<String, Value>) -> Value {
+        let requested = params.get("protocolVersion").and_then(Value::as_str).and_then(|text| text.parse().ok());
+        let version = match requested {
+            Some(version) if !ProtocolVersion::is_modern(version) => version,
+            _ => ProtocolVersion::LATEST_LEGACY,
+        };
+        peer.update(|negotiated| {
+            negotiated.version = Some(version);
+            negotiated.initialized = false;
+        });
+        let mut result = Map::new();
+        result.insert("protocolVersion".into(), Value::from(version.as_str()));
+        result.insert("capabilities".into(), self.capabilities());
+        result.insert("serverInfo".into(), self.info.to_wire(version));
+        if let Some(instructions) = &self.instructions {
+            result.insert("instructions".into(), Value::from(instructions.as_str()));
+        }
+        Value::Object(result)
+    }
+
+    /// `server/discover` (2026-07-28).
+    pub(super) fn discover(&self) -> Value {
+        let mut result = Map::new();
+        result.insert("supportedVersions".into(), json!(supported_versions()));
+        result.insert("capabilities".into(), self.capabilities());
+        if let Some(instructions) = &self.instructions {
+            result.insert("instructions".into(), Value::from(instructions.as_str()));
+        }
+        let ttl = u64::try_from(self.discover_ttl.as_millis()).unwrap_or(u64::MAX);
+        result.insert("ttlMs".into(), Value::from(ttl));
+        result.insert("cacheScope".into(), Value::from("public"));
+        Value::Object(result)
+    }
+
+    /// `logging/setLevel` (legacy era).
+    pub(super) fn set_level(&self, peer: &Peer, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        let level = params.get("level").and_then(Value::as_str).and_then(LogLevel::from_name).ok_or_else(|| {
+            RpcError::new(
+                INVALID_PARAMS,
+                "Invalid params: `level` must be one of debug, info, notice, warning, error, critical, alert, emergency",
+            )
+        })?;
+        peer.update(|negotiated| negotiated.log_level = Some(level));
+        Ok(Value::Object(Map::new()))
+    }
+
+    /// `tools/list`, one page from the request's cursor.
+    pub(super) fn list(&self, era: Era, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        let cursor = match params.get("cursor") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(cursor)) => Some(cursor.as_str()),
+            Some(_) => return Err(RpcError::new(INVALID_PARAMS, "Invalid params: `cursor` must be a string")),
+        };
+        self.toolbox.list_tools(era.version, cursor).map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))
+    }
+}

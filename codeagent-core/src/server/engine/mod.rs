@@ -1,0 +1,153 @@
+//! The protocol engine, independent of transport: every MCP method, batch,
+//! cancellation, notification, `subscriptions/listen` stream and list-changed
+//! announcement is handled here, once. A transport only frames messages: it
+//! hands the engine each message it reads, with a [`Route`] to the client, and
+//! sends the [`Reply`] it gets back.
+
+mod batch;
+mod call;
+mod listen;
+mod methods;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::era::Era;
+use super::info::ServerInfo;
+use super::jsonrpc::{Incoming, METHOD_NOT_FOUND, Request, RpcError, error_message, result_message};
+use super::outlet::Outlet;
+use super::peer::Peer;
+use crate::mcp::meta::SERVER_INFO_KEY;
+use crate::mcp::{Method, Notification};
+use crate::toolbox::Toolbox;
+
+/// What a server serves and how it describes itself.
+#[derive(Clone)]
+pub(crate) struct Engine {
+    pub(crate) toolbox: Toolbox,
+    pub(crate) info: ServerInfo,
+    /// `info` as 2026-07-28 states it, built once for every modern result.
+    pub(crate) modern_info: Value,
+    pub(crate) instructions: Option<String>,
+    pub(crate) discover_ttl: Duration,
+}
+
+/// How a request reaches back to its client while it runs.
+#[derive(Clone)]
+pub(crate) struct Route {
+    /// Where the request's notifications go.
+    pub(crate) outlet: Arc<dyn Outlet>,
+    /// Fired by the transport when the client can no longer receive the
+    /// response (it hung up): the request stops.
+    pub(crate) hangup: Option<CancellationToken>,
+    /// How long a request may run before it is stopped with an error.
+    pub(crate) deadline: Option<Duration>,
+}
+
+impl Route {
+    /// A route to `outlet`, with no hang-up signal and no deadline.
+    pub(crate) fn to(outlet: Arc<dyn Outlet>) -> Route {
+        Route { outlet, hangup: None, deadline: None }
+    }
+}
+
+/// A response that is still being worked out (`None`: none is owed).
+pub(crate) type Pending = Pin<Box<dyn Future<Output = Option<Value>> + Send + 'static>>;
+
+/// The engine's answer to a message.
+pub(crate) enum Reply {
+    /// Decided at once: the message to send, if any.
+    Now(Option<Value>),
+    /// Decided when the future finishes (a tool call, a batch, a stream).
+    Later(Pending),
+}
+
+impl Reply {
+    fn error(id: &Value, error: &RpcError) -> Reply {
+        Reply::Now(Some(error_message(id, error)))
+    }
+}
+
+impl Engine {
+    /// Handles one message from `peer`. Everything that must happen in the
+    /// order messages arrive (the handshake, `logging/setLevel`, registering
+    /// a request id, cancellation) happens before this returns.
+    pub(crate) fn receive(self: &Arc<Self>, peer: &Arc<Peer>, message: Incoming, route: &Route) -> Reply {
+        match message {
+            Incoming::Request(request) => self.request(peer, request, route),
+            Incoming::Notification { method, params } => {
+                self.notification(peer, &method, &params);
+                Reply::Now(None)
+            }
+            Incoming::Response => {
+                tracing::debug!("ignoring a response: this server sends no requests");
+                Reply::Now(None)
+            }
+            Incoming::Invalid { id, error } => Reply::error(&id, &error),
+            Incoming::Batch(batch) => self.batch(peer, batch, route),
+        }
+    }
+
+    /// Handles one request.
+    fn request(self: &Arc<Self>, peer: &Arc<Peer>, request: Request, route: &Route) -> Reply {
+        let Request { id, method: name, params } = request;
+        let method = Method::from_name(&name);
+        let era = match Era::of(peer, method, &params) {
+            Ok(era) => era,
+            Err(error) => return Reply::error(&id, &error),
+        };
+        let slot = match peer.register(&id) {
+            Ok(slot) => slot,
+            Err(error) => return Reply::error(&id, &error),
+        };
+        let answer = match method.filter(|method| method.exists_in(era.version)) {
+            Some(Method::ToolsCall) => return self.call(peer, id, era, params, slot, route),
+            Some(Method::SubscriptionsListen) => return self.listen(peer, id, params, slot, route),
+            Some(Method::Initialize) => Ok(self.initialize(peer, &params)),
+            Some(Method::Ping) => Ok(Value::Object(Map::new())),
+            Some(Method::SetLogLevel) => self.set_level(peer, &params),
+            Some(Method::Discover) => Ok(self.discover()),
+            Some(Method::ToolsList) => self.list(era, &params),
+            None => Err(RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {name}"))),
+        };
+        slot.finish();
+        peer.complete(&id);
+        Reply::Now(Some(match answer {
+            Ok(result) => result_message(&id, self.finish(era, result)),
+            Err(error) => error_message(&id, &error),
+        }))
+    }
+
+    /// Handles a notification from the client.
+    fn notification(&self, peer: &Peer, method: &str, params: &Map<String, Value>) {
+        match Notification::from_name(method) {
+            Some(Notification::Initialized) => peer.update(|negotiated| negotiated.initialized = true),
+            Some(Notification::Cancelled) => {
+                if let Some(id) = params.get("requestId") {
+                    peer.cancel(id);
+                }
+            }
+            _ => tracing::debug!("ignoring notification {method}"),
+        }
+    }
+
+    /// Adds what every result of the era carries: in 2026-07-28, `resultType`
+    /// and the server's identity in `_meta`.
+    pub(crate) fn finish(&self, era: Era, mut result: Value) -> Value {
+        if era.is_modern()
+            && let Value::Object(object) = &mut result
+        {
+            object.entry("resultType").or_insert_with(|| Value::from("complete"));
+            let meta = object.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(meta) = meta {
+                meta.insert(SERVER_INFO_KEY.into(), self.modern_info.clone());
+            }
+        }
+        result
+    }
+}

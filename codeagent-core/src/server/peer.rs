@@ -1,0 +1,162 @@
+//! One client as the engine knows it: a stdio connection, a legacy HTTP
+//! session, or a single stateless 2026-07-28 request. It holds what the legacy
+//! handshake negotiated and the requests in flight, so each request is
+//! answered exactly once and a cancelled one not at all.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::jsonrpc::{INVALID_REQUEST, RpcError};
+use crate::mcp::ProtocolVersion;
+use crate::toolbox::LogLevel;
+
+/// What the legacy handshake and `logging/setLevel` decided.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Negotiated {
+    pub(crate) version: Option<ProtocolVersion>,
+    pub(crate) initialized: bool,
+    pub(crate) log_level: Option<LogLevel>,
+}
+
+/// A client: its negotiated state and its requests in flight.
+#[derive(Debug, Default)]
+pub(crate) struct Peer {
+    negotiated: Mutex<Negotiated>,
+    inflight: Mutex<HashMap<String, Arc<Slot>>>,
+    /// Fires when the client is gone (its session ended): every request stops.
+    closed: CancellationToken,
+    /// Fires when the client will send nothing more: streams that have no
+    /// response end, while calls run on to be answered.
+    streams_ended: CancellationToken,
+}
+
+/// One request in flight.
+#[derive(Debug, Default)]
+pub(crate) struct Slot {
+    /// Fires when the request is stopped, for whatever reason.
+    pub(crate) stop: CancellationToken,
+    /// Set once the request is answered (or given up): no notification about it
+    /// may follow.
+    pub(crate) done: AtomicBool,
+}
+
+impl Slot {
+    pub(crate) fn is_done(&self) -> bool {
+        self.done.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn finish(&self) {
+        self.done.store(true, Ordering::SeqCst);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The key of a request id in the in-flight table: its JSON text, so `1` and
+/// `"1"` stay distinct.
+fn key(id: &Value) -> String {
+    id.to_string()
+}
+
+impl Peer {
+    /// A client with nothing negotiated yet.
+    pub(crate) fn new() -> Arc<Peer> {
+        Arc::new(Peer::default())
+    }
+
+    pub(crate) fn negotiated(&self) -> Negotiated {
+        *lock(&self.negotiated)
+    }
+
+    pub(crate) fn update(&self, change: impl FnOnce(&mut Negotiated)) {
+        change(&mut lock(&self.negotiated));
+    }
+
+    /// Registers request `id` as in flight; refused while a request with the
+    /// same id is.
+    pub(crate) fn register(&self, id: &Value) -> Result<Arc<Slot>, RpcError> {
+        let mut inflight = lock(&self.inflight);
+        if inflight.contains_key(&key(id)) {
+            return Err(RpcError::new(
+                INVALID_REQUEST,
+                format!("Invalid request: a request with id {id} is already in progress"),
+            ));
+        }
+        let slot = Arc::new(Slot { stop: self.closed.child_token(), done: AtomicBool::new(false) });
+        inflight.insert(key(id), Arc::clone(&slot));
+        Ok(slot)
+    }
+
+    /// Takes request `id` out of the table; true when it was there, that is,
+    /// when its response is still owed.
+    pub(crate) fn complete(&self, id: &Value) -> bool {
+        lock(&self.inflight).remove(&key(id)).is_some()
+    }
+
+    /// Stops request `id` at the client's wish: no response will be sent.
+    /// Unknown or finished ids are ignored.
+    pub(crate) fn cancel(&self, id: &Value) {
+        if let Some(slot) = lock(&self.inflight).remove(&key(id)) {
+            slot.finish();
+            slot.stop.cancel();
+        }
+    }
+
+    /// Ends the client: every request in flight stops unanswered.
+    pub(crate) fn close(&self) {
+        for (_, slot) in lock(&self.inflight).drain() {
+            slot.finish();
+        }
+        self.closed.cancel();
+    }
+
+    /// Ends every stream that has no response (`subscriptions/listen`).
+    pub(crate) fn end_streams(&self) {
+        self.streams_ended.cancel();
+    }
+
+    /// Fires when [`end_streams`](Peer::end_streams) is called.
+    pub(crate) fn streams_ended(&self) -> &CancellationToken {
+        &self.streams_ended
+    }
+
+    /// Fires when [`close`](Peer::close) is called.
+    pub(crate) fn closed(&self) -> &CancellationToken {
+        &self.closed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::Peer;
+
+    #[test]
+    fn ids_are_unique_while_in_flight_and_typed() {
+        let peer = Peer::new();
+        let slot = peer.register(&json!(1)).unwrap();
+        assert_eq!(peer.register(&json!(1)).unwrap_err().code, -32600);
+        assert!(peer.register(&json!("1")).is_ok(), "1 and \"1\" are different ids");
+        peer.cancel(&json!(1));
+        assert!(slot.stop.is_cancelled() && slot.is_done());
+        assert!(!peer.complete(&json!(1)), "a cancelled request is owed no response");
+        assert!(peer.complete(&json!("1")));
+        assert!(peer.register(&json!(1)).is_ok(), "a finished id can be used again");
+    }
+
+    #[test]
+    fn closing_stops_every_request() {
+        let peer = Peer::new();
+        let slot = peer.register(&json!(7)).unwrap();
+        peer.close();
+        assert!(slot.stop.is_cancelled());
+        assert!(!peer.complete(&json!(7)));
+    }
+}
