@@ -126,7 +126,7 @@ fn json_schema_2020_12_tool(
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
     let toolbox = Toolbox::new()
         .tool(test_simple_text)
         .tool(test_image_content)

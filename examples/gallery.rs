@@ -190,7 +190,7 @@ fn toolbox() -> Toolbox {
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> std::process::ExitCode {
     Server::new(toolbox())
         .name("codeagent-gallery")
         .title("codeagent gallery")

@@ -24,12 +24,10 @@ pub mod prelude {
 /// changes without notice.
 #[doc(hidden)]
 pub mod __private {
+    pub use codeagent_core::__private::{Injected, ToolParam, check, decode_arguments, run_blocking, run_inline};
     pub use codeagent_core::IntoToolResult;
     pub use codeagent_core::mcp::{Icon, ToolAnnotations};
-    pub use codeagent_core::toolbox::check;
-    pub use codeagent_core::toolbox::{
-        Tool, ToolCall, ToolFuture, ToolParam, ToolSet, ToolSpec, decode_arguments, run_blocking, run_inline,
-    };
+    pub use codeagent_core::toolbox::{Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
     pub use core::env;
     pub use core::future::Future;
     pub use core::marker::Send;

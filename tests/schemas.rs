@@ -897,7 +897,8 @@ fn keys(value: &Value, found: &mut Vec<String>) {
 
 #[test]
 fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
-    let listing = toolbox().client_compatible_schemas(true).list_tools(ProtocolVersion::LATEST, None).unwrap();
+    let listing =
+        toolbox().with_client_compatible_schemas(true).list_tools(None).unwrap().to_wire(ProtocolVersion::LATEST);
     let tools = listing["tools"].as_array().unwrap();
     assert_eq!(tools.len(), 16);
     let mut found = Vec::new();
@@ -1106,7 +1107,7 @@ fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
     );
 
     // Without the option, the listing keeps `$schema`, `$defs` and `$ref`.
-    let plain = toolbox().list_tools(ProtocolVersion::LATEST, None).unwrap();
+    let plain = toolbox().list_tools(None).unwrap().to_wire(ProtocolVersion::LATEST);
     let segment = plain["tools"].as_array().unwrap().iter().find(|tool| tool["name"] == "length").unwrap();
     assert_eq!(segment["inputSchema"]["properties"]["segment"], json!({"$ref": "#/$defs/Segment"}));
     assert_eq!(segment["inputSchema"]["$schema"], "https://json-schema.org/draft/2020-12/schema");

@@ -20,3 +20,9 @@ pub use artifact::{Artifact, ArtifactRef, Kind, Status, Versions};
 pub use event::ToolResultEvent;
 pub use output::{Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError};
 pub use result::ToolResult;
+
+/// What the `#[tool]` macro's expansion refers to. Not a public API: it
+/// changes without notice.
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private;

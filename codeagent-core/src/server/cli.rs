@@ -1,11 +1,13 @@
 //! The small command line every codeagent server gets from `run()`.
 
 use std::io::IsTerminal;
+use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 
 use super::Server;
 use crate::mcp::ProtocolVersion;
+use crate::toolbox::{InvalidCursor, ToolPage};
 
 const USAGE: &str = "\
 usage: SERVER [--http ADDR | --list [--protocol VERSION] | --call NAME [ARGS_JSON] | --help]
@@ -62,36 +64,43 @@ fn parse(args: &[String]) -> Result<Command, String> {
     }
 }
 
-pub(super) async fn run(server: Server, args: Vec<String>) -> std::io::Result<()> {
+/// Runs the command line; the process's exit code: 0 on success, 1 when the
+/// tool called with `--call` failed, 2 for a usage error or a failure to serve.
+pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
     install_logging();
     let command = match parse(&args) {
         Ok(command) => command,
         Err(problem) => {
             eprintln!("error: {problem}\n\n{USAGE}");
-            std::process::exit(2);
+            return ExitCode::from(2);
         }
     };
+    match execute(server, command).await {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> {
     match command {
         Command::Help => println!("{USAGE}"),
-        Command::Http(address) => serve_http(&server, address).await?,
+        Command::Http(address) => return serve_http(&server, address).await,
         Command::List(version) => {
-            let listing = full_listing(&server, version);
+            let listing = full_listing(&server).map_err(std::io::Error::other)?.to_wire(version);
             println!("{}", serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?);
         }
-        Command::Call { name, arguments } => match server.toolbox().call(&name, arguments).await {
-            Ok(result) => {
-                let failed = result.is_error();
-                let event = result.into_event("cli", name);
-                println!("{}", serde_json::to_string_pretty(&event).map_err(std::io::Error::other)?);
-                if failed {
-                    std::process::exit(1);
-                }
+        Command::Call { name, arguments } => {
+            let result = server.toolbox().call(&name, arguments).await.map_err(std::io::Error::other)?;
+            let failed = result.is_error();
+            let event = result.into_event("cli", name);
+            println!("{}", serde_json::to_string_pretty(&event).map_err(std::io::Error::other)?);
+            if failed {
+                return Ok(ExitCode::FAILURE);
             }
-            Err(error) => {
-                eprintln!("error: {error}");
-                std::process::exit(2);
-            }
-        },
+        }
         Command::Serve => {
             if std::io::stdin().is_terminal() {
                 let info = server.info();
@@ -108,39 +117,33 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> std::io::Result<()
             server.serve_stdio().await?;
         }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(feature = "http")]
-async fn serve_http(server: &Server, address: std::net::SocketAddr) -> std::io::Result<()> {
+async fn serve_http(server: &Server, address: std::net::SocketAddr) -> std::io::Result<ExitCode> {
     let options = super::http::HttpOptions::new();
     let options = if address.ip().is_loopback() { options } else { options.any_host() };
     eprintln!("{} {} serving MCP at http://{address}/mcp", server.info().name, server.info().version);
-    server.serve_http(address, options).await
+    server.serve_http(address, options).await?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(not(feature = "http"))]
-async fn serve_http(_: &Server, _: std::net::SocketAddr) -> std::io::Result<()> {
+async fn serve_http(_: &Server, _: std::net::SocketAddr) -> std::io::Result<ExitCode> {
     eprintln!("error: this server was built without the `http` feature of codeagent");
-    std::process::exit(2);
+    Ok(ExitCode::from(2))
 }
 
-/// Every page of the listing, as one result.
-fn full_listing(server: &Server, version: ProtocolVersion) -> Value {
-    let mut listing = match server.toolbox().list_tools(version, None) {
-        Ok(listing) => listing,
-        Err(_) => return Value::Null,
-    };
-    let mut cursor = listing.as_object_mut().and_then(|listing| listing.remove("nextCursor"));
-    while let Some(Value::String(next)) = cursor {
-        let Ok(mut page) = server.toolbox().list_tools(version, Some(&next)) else { break };
-        cursor = page.as_object_mut().and_then(|page| page.remove("nextCursor"));
-        if let (Some(Value::Array(tools)), Some(Value::Array(more))) = (listing.get_mut("tools"), page.get_mut("tools"))
-        {
-            tools.append(more);
-        }
+/// Every page of the listing, as one page.
+fn full_listing(server: &Server) -> Result<ToolPage, InvalidCursor> {
+    let mut listing = server.toolbox().list_tools(None)?;
+    while let Some(next) = listing.next_cursor.take() {
+        let mut page = server.toolbox().list_tools(Some(&next))?;
+        listing.tools.append(&mut page.tools);
+        listing.next_cursor = page.next_cursor;
     }
-    listing
+    Ok(listing)
 }
 
 /// Logs go to standard error, at `info` unless `CODEAGENT_LOG` names a level;

@@ -2,6 +2,7 @@
 //! open with `initialize` (2024-11-05 to 2025-11-25), modern clients send a
 //! per-request `_meta` (2026-07-28). One process answers both.
 
+#[cfg(feature = "cli")]
 mod cli;
 mod engine;
 mod era;
@@ -184,7 +185,11 @@ impl Server {
     /// - `--call NAME 'ARGS_JSON'`: run one tool and print its tool-result event
     ///   (the three channels);
     /// - `--help`.
-    pub async fn run(self) -> std::io::Result<()> {
+    ///
+    /// Returns the process's exit code (0 on success, 1 when a `--call`ed tool
+    /// failed, 2 for a usage error or a failure to serve), for `main` to return.
+    #[cfg(feature = "cli")]
+    pub async fn run(self) -> std::process::ExitCode {
         cli::run(self, std::env::args().skip(1).collect()).await
     }
 }
@@ -196,7 +201,8 @@ impl Toolbox {
     }
 
     /// The standard entry point, [`Server::run`], with a default server.
-    pub async fn run(self) -> std::io::Result<()> {
+    #[cfg(feature = "cli")]
+    pub async fn run(self) -> std::process::ExitCode {
         Server::new(self).run().await
     }
 }

@@ -1,134 +1,53 @@
 //! Toolboxes: named tools with their schemas, listings and calls.
 
-#[doc(hidden)]
-pub mod check;
 mod constraints;
 mod context;
-mod decode;
-mod param;
-mod run;
+pub(crate) mod decode;
+mod errors;
+mod listing;
+pub(crate) mod param;
+mod registry;
+pub(crate) mod run;
 mod schema;
+mod set;
+mod started;
 mod tool;
 
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock, RwLock};
-use std::time::Duration;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 
 pub use context::{CancellationToken, Context, LogLevel};
 pub(crate) use context::{Notifier, RequestInfo};
-pub use decode::decode_arguments;
-pub use param::{Injected, State, ToolCall, ToolParam};
-pub use run::{run_blocking, run_inline};
+pub use errors::{CallError, DuplicateTool, InvalidCursor};
+pub use listing::{CacheHint, ToolPage};
+pub use param::{State, ToolCall};
 pub use schema::{HeaderParam, client_compatible};
+pub use set::{SharedToolSet, ToolSet};
+pub use started::StartedCall;
 pub use tool::{Tool, ToolFuture, ToolSpec};
 
+use listing::{page_bounds, wire_page};
 use param::StateMap;
+use registry::{Registry, compatible_definition};
 use run::CatchPanic;
 
 use crate::mcp::{ProtocolVersion, ToolDefinition};
 use crate::result::ToolResult;
 
-/// Tools an impl block contributes, as `#[codeagent::toolbox]` generates: each
-/// method marked `#[tool]` becomes a tool sharing the value as `&self`.
-pub trait ToolSet: Send + Sync + 'static {
-    /// The tools, each holding a reference to `self`.
-    fn tools(self: Arc<Self>) -> Vec<Arc<dyn Tool>>;
-}
-
-/// A [`ToolSet`], or an `Arc` of one: what [`Toolbox::tools`] takes.
-pub trait SharedToolSet {
-    /// The impl block's type.
-    type Set: ToolSet;
-
-    /// The value, shared.
-    fn into_shared(self) -> Arc<Self::Set>;
-}
-
-impl<S: ToolSet> SharedToolSet for S {
-    type Set = S;
-
-    fn into_shared(self) -> Arc<S> {
-        Arc::new(self)
-    }
-}
-
-impl<S: ToolSet> SharedToolSet for Arc<S> {
-    type Set = S;
-
-    fn into_shared(self) -> Arc<S> {
-        self
-    }
-}
-
-/// Why a call could not even start: the protocol-level errors of `tools/call`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CallError {
-    /// No tool has this name.
-    UnknownTool(String),
-    /// The arguments are not a JSON object.
-    ArgumentsNotAnObject {
-        /// The tool.
-        tool: String,
-        /// The JSON type that was sent instead.
-        found: &'static str,
-    },
-}
-
-impl fmt::Display for CallError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CallError::UnknownTool(name) => write!(f, "Unknown tool: {name}"),
-            CallError::ArgumentsNotAnObject { tool, found } => {
-                write!(f, "Invalid arguments for tool {tool}: arguments must be an object, got {found}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CallError {}
-
-/// A tool name that is already taken.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DuplicateTool(pub String);
-
-impl fmt::Display for DuplicateTool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the toolbox already has a tool named `{}`; tool names must be unique", self.0)
-    }
-}
-
-impl std::error::Error for DuplicateTool {}
-
-/// A `tools/list` cursor this toolbox did not hand out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidCursor(pub String);
-
-impl fmt::Display for InvalidCursor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Invalid cursor: `{}`", self.0)
-    }
-}
-
-impl std::error::Error for InvalidCursor {}
-
-/// How long a client may cache a `tools/list` result (2026-07-28), and for whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CacheHint {
-    /// How long the listing stays fresh; zero means re-fetch every time.
-    pub ttl: Duration,
-    /// Whether shared caches may serve the listing across users.
-    pub public: bool,
-}
-
 /// A set of tools with unique names, in the order they were added.
 ///
 /// A toolbox works on its own (list and call tools from an agent loop) and is
-/// what the MCP server serves. It is cheap to clone; clones share the tools,
-/// so a server notices tools added or removed through any clone.
+/// what the MCP server serves. It is two things:
+///
+/// - a live **registry** of tools, shared by every clone: a tool added or
+///   removed through any clone is seen by all of them, and servers serving the
+///   toolbox tell their clients the list changed;
+/// - a **configuration** that is a plain value (shared state for
+///   [`State<S>`] parameters, page size, schema form, caching hint): setting it
+///   on a clone changes that clone only.
 ///
 /// ```
 /// use codeagent_core::toolbox::{Toolbox, ToolSpec, ToolCall, ToolFuture, Tool};
@@ -147,26 +66,24 @@ pub struct CacheHint {
 /// let toolbox = Toolbox::new().tool(Echo);
 /// assert!(toolbox.try_add(Echo).is_err()); // names are unique
 /// assert_eq!(toolbox.names(), ["echo"]);
+///
+/// let paged = toolbox.clone().with_page_size(1); // a configuration of its own ...
+/// assert!(toolbox.remove("echo")); // ... over the same tools
+/// assert!(paged.is_empty());
 /// ```
 #[derive(Clone)]
 pub struct Toolbox {
-    shared: Arc<Shared>,
+    registry: Arc<Registry>,
+    config: Config,
 }
 
-struct Shared {
-    registry: RwLock<Arc<Registry>>,
-    changes: watch::Sender<u64>,
-}
-
+/// What a toolbox's clones do not share.
 #[derive(Clone)]
-struct Registry {
-    tools: Vec<Arc<dyn Tool>>,
-    index: HashMap<String, usize>,
+struct Config {
     state: Arc<StateMap>,
     page_size: usize,
     client_compatible: bool,
     cache: CacheHint,
-    listings: Arc<[OnceLock<Vec<Value>>; 5]>,
 }
 
 impl Default for Toolbox {
@@ -177,23 +94,26 @@ impl Default for Toolbox {
 
 impl fmt::Debug for Toolbox {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Toolbox").field("tools", &self.names()).finish()
+        f.debug_struct("Toolbox")
+            .field("tools", &self.names())
+            .field("page_size", &self.config.page_size)
+            .field("client_compatible", &self.config.client_compatible)
+            .finish_non_exhaustive()
     }
 }
 
 impl Toolbox {
     /// An empty toolbox.
     pub fn new() -> Self {
-        let registry = Registry {
-            tools: Vec::new(),
-            index: HashMap::new(),
-            state: Arc::new(StateMap::default()),
-            page_size: 1000,
-            client_compatible: false,
-            cache: CacheHint { ttl: Duration::ZERO, public: true },
-            listings: Arc::default(),
-        };
-        Toolbox { shared: Arc::new(Shared { registry: RwLock::new(Arc::new(registry)), changes: watch::channel(0).0 }) }
+        Toolbox {
+            registry: Arc::default(),
+            config: Config {
+                state: Arc::default(),
+                page_size: 1000,
+                client_compatible: false,
+                cache: CacheHint::default(),
+            },
+        }
     }
 
     /// Adds a tool.
@@ -221,118 +141,127 @@ impl Toolbox {
     #[track_caller]
     pub fn tools(self, set: impl SharedToolSet) -> Self {
         for tool in set.into_shared().tools() {
-            if let Err(duplicate) = self.try_add_dyn(tool) {
+            if let Err(duplicate) = self.try_add_shared(tool) {
                 panic!("{duplicate}");
             }
         }
         self
     }
 
-    /// Adds a tool, refusing a name that is taken. Servers serving this
-    /// toolbox tell their clients the list changed.
+    /// Adds a tool to the shared registry, refusing a name that is taken.
+    /// Servers serving this toolbox tell their clients the list changed.
     pub fn try_add(&self, tool: impl Tool) -> Result<(), DuplicateTool> {
-        self.try_add_dyn(Arc::new(tool))
+        self.try_add_shared(Arc::new(tool))
     }
 
     /// [`try_add`](Toolbox::try_add) for a shared tool.
-    pub fn try_add_dyn(&self, tool: Arc<dyn Tool>) -> Result<(), DuplicateTool> {
-        self.update(|registry| {
-            let name = tool.spec().name().to_owned();
-            if registry.index.contains_key(&name) {
-                return Err(DuplicateTool(name));
-            }
-            registry.index.insert(name, registry.tools.len());
-            registry.tools.push(tool);
-            Ok(())
-        })
+    pub fn try_add_shared(&self, tool: Arc<dyn Tool>) -> Result<(), DuplicateTool> {
+        self.registry.add(tool)
     }
 
-    /// Removes the tool called `name`; whether there was one.
+    /// Removes the tool called `name` from the shared registry; whether there was one.
     pub fn remove(&self, name: &str) -> bool {
-        self.update(|registry| {
-            let Some(position) = registry.index.remove(name) else { return Err(()) };
-            registry.tools.remove(position);
-            registry.index =
-                registry.tools.iter().enumerate().map(|(i, tool)| (tool.spec().name().to_owned(), i)).collect();
-            Ok(())
-        })
-        .is_ok()
+        self.registry.remove(name)
     }
 
-    /// Makes `state` available to tools taking a [`State<S>`] parameter.
+    /// Makes `state` available to this toolbox's tools that take a
+    /// [`State<S>`] parameter (one value per type; a second replaces the first).
     #[must_use]
-    pub fn with_state<S: Send + Sync + 'static>(self, state: S) -> Self {
-        let _ = self.update::<()>(|registry| {
-            Arc::make_mut(&mut registry.state).insert(state);
-            Ok(())
-        });
+    pub fn with_state<S: Send + Sync + 'static>(mut self, state: S) -> Self {
+        Arc::make_mut(&mut self.config.state).insert(state);
         self
     }
 
     /// Sets how many tools one `tools/list` page holds (1000 unless set).
     #[must_use]
-    pub fn page_size(self, page_size: usize) -> Self {
-        let _ = self.update::<()>(|registry| {
-            registry.page_size = page_size.max(1);
-            Ok(())
-        });
+    pub fn with_page_size(mut self, page_size: usize) -> Self {
+        self.config.page_size = page_size.max(1);
         self
     }
 
     /// Publishes input and output schemas with every `$ref` inlined and no
     /// `$schema`, for clients that cannot resolve references.
     #[must_use]
-    pub fn client_compatible_schemas(self, enabled: bool) -> Self {
-        let _ = self.update::<()>(|registry| {
-            registry.client_compatible = enabled;
-            Ok(())
-        });
+    pub fn with_client_compatible_schemas(mut self, enabled: bool) -> Self {
+        self.config.client_compatible = enabled;
         self
     }
 
     /// Sets the caching hint sent with `tools/list` in 2026-07-28 (by default
     /// a zero TTL, public).
     #[must_use]
-    pub fn cache_hint(self, cache: CacheHint) -> Self {
-        let _ = self.update::<()>(|registry| {
-            registry.cache = cache;
-            Ok(())
-        });
+    pub fn with_cache_hint(mut self, cache: CacheHint) -> Self {
+        self.config.cache = cache;
         self
     }
 
     /// How many tools there are.
     pub fn len(&self) -> usize {
-        self.snapshot().tools.len()
+        self.registry.snapshot().list.len()
     }
 
     /// Whether there are no tools.
     pub fn is_empty(&self) -> bool {
-        self.snapshot().tools.is_empty()
+        self.registry.snapshot().list.is_empty()
     }
 
     /// The package (name and version) of the crate that defined the first tool,
     /// which servers use as their default identity.
     pub fn origin(&self) -> Option<(&'static str, &'static str)> {
-        self.snapshot().tools.iter().find_map(|tool| tool.spec().origin_package())
+        self.registry.snapshot().list.iter().find_map(|tool| tool.spec().origin_package())
     }
 
     /// The tools' names, in order.
     pub fn names(&self) -> Vec<String> {
-        self.snapshot().tools.iter().map(|tool| tool.spec().name().to_owned()).collect()
+        self.registry.snapshot().list.iter().map(|tool| tool.spec().name().to_owned()).collect()
     }
 
-    /// The tools' definitions, in order.
+    /// Tool `name`, when there is one.
+    pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        self.registry.snapshot().find(name).cloned()
+    }
+
+    /// The tools' definitions, in order, as [`list_tools`](Toolbox::list_tools) publishes them.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
-        self.snapshot().tools.iter().map(|tool| tool.spec().definition().clone()).collect()
+        let tools = self.registry.snapshot();
+        tools.list.iter().map(|tool| self.published(tool.spec().definition())).collect()
     }
 
-    /// The `tools/list` result for `version`, from `cursor` (none for the
-    /// first page): the tools as that version defines them, `nextCursor` when
-    /// more follow, and in 2026-07-28 `resultType`, `ttlMs` and `cacheScope`.
-    /// Each tool's wire form is computed once per version.
-    pub fn list_tools(&self, version: ProtocolVersion, cursor: Option<&str>) -> Result<Value, InvalidCursor> {
-        self.snapshot().list(version, cursor)
+    /// The definition of tool `name` as published, when there is one.
+    pub fn definition(&self, name: &str) -> Option<ToolDefinition> {
+        self.registry.snapshot().find(name).map(|tool| self.published(tool.spec().definition()))
+    }
+
+    fn published(&self, definition: &ToolDefinition) -> ToolDefinition {
+        if self.config.client_compatible { compatible_definition(definition) } else { definition.clone() }
+    }
+
+    /// One page of the listing, from `cursor` (none for the first page).
+    ///
+    /// ```
+    /// # use codeagent_core::toolbox::Toolbox;
+    /// let page = Toolbox::new().list_tools(None).unwrap();
+    /// assert!(page.tools.is_empty() && page.next_cursor.is_none());
+    /// assert!(Toolbox::new().list_tools(Some("7")).is_err());
+    /// ```
+    pub fn list_tools(&self, cursor: Option<&str>) -> Result<ToolPage, InvalidCursor> {
+        let tools = self.registry.snapshot();
+        let (start, end) = page_bounds(cursor, tools.list.len(), self.config.page_size)?;
+        Ok(ToolPage {
+            tools: tools.list[start..end].iter().map(|tool| self.published(tool.spec().definition())).collect(),
+            next_cursor: (end < tools.list.len()).then(|| end.to_string()),
+            cache: self.config.cache,
+        })
+    }
+
+    /// [`list_tools`](Toolbox::list_tools) as the `tools/list` result for
+    /// `version`, each tool's wire form computed once per version.
+    pub(crate) fn wire_page(&self, version: ProtocolVersion, cursor: Option<&str>) -> Result<Value, InvalidCursor> {
+        let tools = self.registry.snapshot();
+        let wire = tools.wire(version, self.config.client_compatible);
+        let (start, end) = page_bounds(cursor, wire.len(), self.config.page_size)?;
+        let next = (end < wire.len()).then(|| end.to_string());
+        Ok(wire_page(version, wire[start..end].to_vec(), next.as_deref(), self.config.cache))
     }
 
     /// Calls tool `name` with `arguments` (a JSON object; null or absent means
@@ -342,122 +271,31 @@ impl Toolbox {
     /// object. Everything else, including invalid arguments and a panicking
     /// tool, is an error *result*, as the model should see it.
     pub async fn call(&self, name: &str, arguments: impl Into<Option<Value>>) -> Result<ToolResult, CallError> {
-        self.call_with(name, arguments.into(), Context::detached()).await
+        Ok(self.start(name, arguments, Context::detached())?.await)
     }
 
-    /// [`call`](Toolbox::call) with the context of a client request.
-    pub async fn call_with(
-        &self,
-        name: &str,
-        arguments: Option<Value>,
-        context: Context,
-    ) -> Result<ToolResult, CallError> {
-        Ok(self.start_call(name, arguments, context)?.await)
-    }
-
-    /// Looks up tool `name` and starts the call, without awaiting it.
-    pub fn start_call(&self, name: &str, arguments: Option<Value>, context: Context) -> Result<ToolFuture, CallError> {
-        self.start(name, arguments, context).map(|(future, _)| future)
-    }
-
-    /// [`start_call`](Toolbox::start_call), also handing back the tool (for its spec).
+    /// Looks up tool `name` and starts the call in `context`, without awaiting it.
     pub fn start(
         &self,
         name: &str,
-        arguments: Option<Value>,
+        arguments: impl Into<Option<Value>>,
         context: Context,
-    ) -> Result<(ToolFuture, Arc<dyn Tool>), CallError> {
-        let registry = self.snapshot();
-        let tool = registry.find(name).ok_or_else(|| CallError::UnknownTool(name.to_owned()))?;
-        let arguments = match arguments {
+    ) -> Result<StartedCall, CallError> {
+        let tool = self.get(name).ok_or_else(|| CallError::UnknownTool(name.to_owned()))?;
+        let arguments = match arguments.into() {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(arguments)) => arguments,
             Some(other) => {
                 return Err(CallError::ArgumentsNotAnObject { tool: name.to_owned(), found: json_type(&other) });
             }
         };
-        let call = ToolCall { arguments, context, state: Arc::clone(&registry.state) };
-        Ok((Box::pin(CatchPanic(tool.call(call))), Arc::clone(tool)))
-    }
-
-    /// Tool `name`, when there is one.
-    pub fn get(&self, name: &str) -> Option<Arc<dyn Tool>> {
-        self.snapshot().find(name).cloned()
-    }
-
-    /// The definition of tool `name`, when there is one.
-    pub fn definition(&self, name: &str) -> Option<ToolDefinition> {
-        self.snapshot().find(name).map(|tool| tool.spec().definition().clone())
+        let call = ToolCall { arguments, context, state: Arc::clone(&self.config.state) };
+        Ok(StartedCall::new(Box::pin(CatchPanic(tool.call(call))), tool))
     }
 
     /// A receiver that changes whenever tools are added or removed.
     pub fn changes(&self) -> watch::Receiver<u64> {
-        self.shared.changes.subscribe()
-    }
-
-    fn snapshot(&self) -> Arc<Registry> {
-        Arc::clone(&self.shared.registry.read().unwrap_or_else(std::sync::PoisonError::into_inner))
-    }
-
-    fn update<E>(&self, change: impl FnOnce(&mut Registry) -> Result<(), E>) -> Result<(), E> {
-        let mut guard = self.shared.registry.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut registry = Registry::clone(&guard);
-        change(&mut registry)?;
-        registry.listings = Arc::default();
-        *guard = Arc::new(registry);
-        drop(guard);
-        self.shared.changes.send_modify(|generation| *generation += 1);
-        Ok(())
-    }
-}
-
-impl Registry {
-    fn find(&self, name: &str) -> Option<&Arc<dyn Tool>> {
-        self.index.get(name).map(|&position| &self.tools[position])
-    }
-
-    fn wire_tools(&self, version: ProtocolVersion) -> &[Value] {
-        let slot = ProtocolVersion::ALL.iter().position(|known| *known == version).unwrap_or(0);
-        self.listings[slot].get_or_init(|| {
-            self.tools
-                .iter()
-                .map(|tool| {
-                    let mut definition = tool.spec().definition().clone();
-                    if self.client_compatible {
-                        definition.input_schema = client_compatible(&definition.input_schema);
-                        definition.output_schema = definition.output_schema.as_ref().map(client_compatible);
-                    }
-                    definition.to_wire(version)
-                })
-                .collect()
-        })
-    }
-
-    fn list(&self, version: ProtocolVersion, cursor: Option<&str>) -> Result<Value, InvalidCursor> {
-        let tools = self.wire_tools(version);
-        let start = match cursor {
-            None => 0,
-            Some(cursor) => cursor
-                .parse::<usize>()
-                .ok()
-                .filter(|start| *start > 0 && *start < tools.len())
-                .ok_or_else(|| InvalidCursor(cursor.to_owned()))?,
-        };
-        let end = (start + self.page_size).min(tools.len());
-        let mut result = Map::new();
-        if version.has_result_type() {
-            result.insert("resultType".into(), Value::from("complete"));
-        }
-        result.insert("tools".into(), Value::Array(tools[start..end].to_vec()));
-        if end < tools.len() {
-            result.insert("nextCursor".into(), Value::from(end.to_string()));
-        }
-        if version.has_result_type() {
-            let ttl = u64::try_from(self.cache.ttl.as_millis()).unwrap_or(u64::MAX);
-            result.insert("ttlMs".into(), Value::from(ttl));
-            result.insert("cacheScope".into(), Value::from(if self.cache.public { "public" } else { "private" }));
-        }
-        Ok(Value::Object(result))
+        self.registry.changes()
     }
 }
 

@@ -23,22 +23,31 @@ pub(crate) const CONSTRAINT_KEYWORDS: [&str; 11] = [
     "maxProperties",
 ];
 
+/// Removes `key` from `map`, keeping the order of the other keys (serde_json's
+/// own `remove` swaps the last key into the gap when it keeps insertion order).
+pub(crate) fn remove_ordered(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    #[cfg(feature = "preserve_order")]
+    return map.shift_remove(key);
+    #[cfg(not(feature = "preserve_order"))]
+    return map.remove(key);
+}
+
 /// The input schema of argument struct `A`: JSON Schema 2020-12, object root,
 /// no `title`, injected parameters removed.
 pub(crate) fn input_schema_for<A: JsonSchema>() -> Value {
     let generator = SchemaSettings::draft2020_12().for_deserialize().into_generator();
     let schema: Value = generator.into_root_schema_for::<A>().into();
     let Value::Object(mut root) = schema else { return schema };
-    root.shift_remove("title");
-    root.shift_remove("description");
+    remove_ordered(&mut root, "title");
+    remove_ordered(&mut root, "description");
     strip_injected(&mut root);
     root.entry("properties").or_insert_with(|| Value::Object(Map::new()));
     // `$schema` and `type` first, as people expect to read them.
     let mut ordered = Map::with_capacity(root.len() + 1);
-    if let Some(dialect) = root.shift_remove("$schema") {
+    if let Some(dialect) = remove_ordered(&mut root, "$schema") {
         ordered.insert("$schema".into(), dialect);
     }
-    root.shift_remove("type");
+    remove_ordered(&mut root, "type");
     ordered.insert("type".into(), Value::from("object"));
     ordered.extend(root);
     Value::Object(ordered)
@@ -54,12 +63,12 @@ fn strip_injected(root: &mut Map<String, Value>) {
         .map(|(name, _)| name.clone())
         .collect();
     for name in &injected {
-        properties.shift_remove(name);
+        remove_ordered(properties, name);
     }
     if let Some(Value::Array(required)) = root.get_mut("required") {
         required.retain(|name| !injected.iter().any(|injected| name == injected));
         if required.is_empty() {
-            root.shift_remove("required");
+            remove_ordered(root, "required");
         }
     }
 }
@@ -129,11 +138,11 @@ pub fn client_compatible(schema: &Value) -> Value {
     let mut recursive = false;
     let mut inlined = inline(schema, &definitions, &mut Vec::new(), &mut recursive);
     if let Some(root) = inlined.as_object_mut() {
-        root.shift_remove("$schema");
+        remove_ordered(root, "$schema");
         if recursive {
             root.insert("$defs".into(), Value::Object(definitions));
         } else {
-            root.shift_remove("$defs");
+            remove_ordered(root, "$defs");
         }
     }
     inlined

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use super::ToolCall;
-use super::schema::{HeaderParam, has_constraints, header_params, input_schema_for};
+use super::schema::{HeaderParam, has_constraints, header_params, input_schema_for, remove_ordered};
 use crate::mcp::{Icon, ToolAnnotations, ToolDefinition};
 use crate::output::IntoToolResult;
 use crate::result::ToolResult;
@@ -117,7 +117,7 @@ impl ToolSpec {
     pub fn allow_unknown_arguments(mut self) -> Self {
         self.allow_unknown_arguments = true;
         if let Some(schema) = self.definition.input_schema.as_object_mut() {
-            schema.shift_remove("additionalProperties");
+            remove_ordered(schema, "additionalProperties");
         }
         self
     }

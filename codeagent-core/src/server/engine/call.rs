@@ -11,7 +11,7 @@ use crate::server::era::Era;
 use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
 use crate::server::outlet::RequestNotifier;
 use crate::server::peer::{Peer, Slot};
-use crate::toolbox::{Context, RequestInfo, Tool, ToolFuture};
+use crate::toolbox::{Context, RequestInfo, StartedCall, ToolSpec};
 
 /// How long a stopped tool may run on to notice its cancellation and clean up.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
@@ -55,18 +55,17 @@ impl Engine {
             log_level: era.log_level,
             protocol_version: Some(era.version),
         });
-        let (future, tool) = match self.toolbox.start(&name, params.remove("arguments"), context) {
+        let started = match self.toolbox.start(&name, params.remove("arguments"), context) {
             Ok(started) => started,
             Err(error) => return refuse(RpcError::new(INVALID_PARAMS, error.to_string())),
         };
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
         let route = route.clone();
-        Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, future, tool).await }))
+        Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, started).await }))
     }
 
     /// Runs a started call to its end; the response, unless none is owed.
-    #[allow(clippy::too_many_arguments)]
     async fn run(
         &self,
         peer: &Peer,
@@ -74,8 +73,7 @@ impl Engine {
         era: Era,
         slot: &Slot,
         route: &Route,
-        mut future: ToolFuture,
-        tool: Arc<dyn Tool>,
+        mut call: StartedCall,
     ) -> Option<Value> {
         let hangup = route.hangup.clone().unwrap_or_default();
         let deadline = route.deadline;
@@ -86,7 +84,7 @@ impl Engine {
             }
         };
         let outcome = tokio::select! {
-            result = &mut future => Outcome::Finished(result),
+            result = &mut call => Outcome::Finished(result),
             () = slot.stop.cancelled() => Outcome::Stopped,
             () = hangup.cancelled() => Outcome::Stopped,
             () = expired => Outcome::TimedOut,
@@ -97,7 +95,7 @@ impl Engine {
         let owed = peer.complete(&id);
         let response = match outcome {
             Outcome::Finished(result) => {
-                return owed.then(|| result_message(&id, self.call_result(era, &tool, result)));
+                return owed.then(|| result_message(&id, self.call_result(era, call.spec(), result)));
             }
             Outcome::TimedOut if owed => {
                 let seconds = deadline.unwrap_or_default().as_secs_f64();
@@ -110,14 +108,14 @@ impl Engine {
         // before it is dropped.
         slot.stop.cancel();
         tokio::spawn(async move {
-            let _ = tokio::time::timeout(CANCEL_GRACE, future).await;
+            let _ = tokio::time::timeout(CANCEL_GRACE, call).await;
         });
         response
     }
 
     /// The response to a finished tool call.
-    pub(crate) fn call_result(&self, era: Era, tool: &Arc<dyn Tool>, result: crate::ToolResult) -> Value {
-        let schema = tool.spec().definition().output_schema.as_ref();
+    pub(crate) fn call_result(&self, era: Era, tool: &ToolSpec, result: crate::ToolResult) -> Value {
+        let schema = tool.definition().output_schema.as_ref();
         self.finish(era, result.into_call_result().into_wire(era.version, schema))
     }
 }

@@ -69,6 +69,6 @@ impl Engine {
             Some(Value::String(cursor)) => Some(cursor.as_str()),
             Some(_) => return Err(RpcError::new(INVALID_PARAMS, "Invalid params: `cursor` must be a string")),
         };
-        self.toolbox.list_tools(era.version, cursor).map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))
+        self.toolbox.wire_page(era.version, cursor).map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))
     }
 }

@@ -18,9 +18,10 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Context, State, ToolCall, ToolParam};
 use crate::output::{IntoToolResult, ToolError};
 use crate::result::ToolResult;
+use crate::toolbox::param::ToolParam;
+use crate::toolbox::{Context, State, ToolCall};
 
 /// A type whose check gave `OK`. Never constructed; only its trait impls are used.
 pub struct Checked<T, const OK: bool>(PhantomData<T>, Infallible);
