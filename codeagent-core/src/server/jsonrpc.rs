@@ -1,7 +1,5 @@
 //! JSON-RPC 2.0 messages as MCP uses them.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
 /// Invalid JSON was received.
@@ -20,7 +18,9 @@ pub const HEADER_MISMATCH: i64 = -32020;
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// A JSON-RPC error object.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message} ({code})")]
+#[non_exhaustive]
 pub struct RpcError {
     /// The error code.
     pub code: i64,
@@ -54,14 +54,6 @@ impl RpcError {
         Value::Object(error)
     }
 }
-
-impl fmt::Display for RpcError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.message, self.code)
-    }
-}
-
-impl std::error::Error for RpcError {}
 
 /// A request from the client.
 #[derive(Debug)]

@@ -24,20 +24,6 @@ pub(crate) trait Outlet: Send + Sync + 'static {
     fn closed(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 }
 
-/// An outlet that delivers nothing: a JSON response has no room for
-/// notifications.
-pub(crate) struct Nowhere;
-
-impl Outlet for Nowhere {
-    fn push(&self, _: &Value) -> bool {
-        false
-    }
-
-    fn closed(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        Box::pin(std::future::ready(()))
-    }
-}
-
 /// Sends `notification` with `params` through `outlet`.
 pub(crate) fn notify(outlet: &dyn Outlet, notification: Notification, params: Value) -> bool {
     outlet.push(&notification_message(notification.name(), params))

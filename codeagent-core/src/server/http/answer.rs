@@ -14,12 +14,12 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::channel::{Out, StreamOutlet, stream};
+use super::channel::{Nowhere, Out, StreamOutlet, stream};
 use super::respond::{accepted, json};
 use super::resume::{StreamLogs, resumable};
 use crate::server::engine::{Engine, Pending, Reply, Route};
 use crate::server::jsonrpc::{Incoming, METHOD_NOT_FOUND};
-use crate::server::outlet::{Nowhere, Outlet};
+use crate::server::outlet::Outlet;
 use crate::server::peer::Peer;
 
 /// How one message is answered.

@@ -37,3 +37,17 @@ impl Outlet for StreamOutlet {
         Box::pin(self.0.closed())
     }
 }
+
+/// An outlet that delivers nothing: a JSON response has no room for
+/// notifications.
+pub(crate) struct Nowhere;
+
+impl Outlet for Nowhere {
+    fn push(&self, _: &Value) -> bool {
+        false
+    }
+
+    fn closed(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(std::future::ready(()))
+    }
+}

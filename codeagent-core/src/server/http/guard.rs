@@ -38,7 +38,9 @@ where
 }
 
 /// A refused request: 401 (with a `WWW-Authenticate` challenge) or 403.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} ({status})")]
+#[non_exhaustive]
 pub struct Unauthorized {
     /// The status: 401 when credentials are missing or wrong, 403 when they
     /// are valid but not enough.

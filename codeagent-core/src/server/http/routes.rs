@@ -96,7 +96,7 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
             let batch = matches!(message, Incoming::Batch(_));
             let session = match session(&http, &headers, &Value::Null) {
                 Ok(session) => session,
-                Err(refusal) => return refusal,
+                Err(refusal) => return *refusal,
             };
             let how = Answering { batch, ..http.answering(false, false, None) };
             answer(&http.engine, &session.peer, message, how).await
@@ -106,14 +106,14 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
 
 /// The legacy session a request names: 400 without the header, 404 when the
 /// session is unknown or expired.
-fn session(http: &Http, headers: &HeaderMap, id: &Value) -> Result<Arc<HttpSession>, Response> {
+fn session(http: &Http, headers: &HeaderMap, id: &Value) -> Result<Arc<HttpSession>, Box<Response>> {
     let Some(session_id) = session_id(headers) else {
         let message = "Bad Request: send the Mcp-Session-Id from the initialize response, or initialize first";
-        return Err(refuse(StatusCode::BAD_REQUEST, id, message));
+        return Err(Box::new(refuse(StatusCode::BAD_REQUEST, id, message)));
     };
     http.sessions
         .get(session_id)
-        .ok_or_else(|| refuse(StatusCode::NOT_FOUND, id, "Not Found: no such session; initialize again"))
+        .ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, id, "Not Found: no such session; initialize again")))
 }
 
 /// A 2026-07-28 request: stateless, headers checked against the body.
@@ -164,7 +164,7 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
     }
     let session = match session(http, headers, &request.id) {
         Ok(session) => session,
-        Err(refusal) => return refusal,
+        Err(refusal) => return *refusal,
     };
     // Streams of 2025-11-25 sessions are resumable (SEP-1699).
     let resumable = session.peer.negotiated().version.is_some_and(|version| version >= ProtocolVersion::V2025_11_25);
@@ -182,7 +182,7 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
     }
     let session = match session(&http, &headers, &Value::Null) {
         Ok(session) => session,
-        Err(refusal) => return refusal,
+        Err(refusal) => return *refusal,
     };
     if !accepts_sse(&headers) {
         let message = "Not Acceptable: the GET stream is text/event-stream";
