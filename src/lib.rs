@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub use codeagent_core::mcp::ProtocolVersion;
-pub use codeagent_core::server::Server;
+pub use codeagent_core::server::{Serve, Server};
 pub use codeagent_core::toolbox::{CallError, Context, LogLevel, State, Tool, ToolSet, Toolbox};
 pub use codeagent_core::{
     Artifact, ArtifactRef, Channels, Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Kind, Output, Status,
@@ -13,6 +13,7 @@ pub use codeagent_macros::{tool, toolbox};
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
 pub mod prelude {
     pub use codeagent_core::mcp::ProtocolVersion;
+    pub use codeagent_core::server::Serve;
     pub use codeagent_core::toolbox::{Context, State, Toolbox};
     pub use codeagent_core::{
         Channels, Code, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult,

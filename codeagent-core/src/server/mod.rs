@@ -15,6 +15,7 @@ mod outlet;
 mod peer;
 mod stdio;
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -167,6 +168,23 @@ impl Server {
         stdio::serve_stream(self.engine(), reader, writer, self.message_limit).await
     }
 
+    /// The MCP endpoint as an axum router, to mount in an application or to
+    /// serve with [`Server::serve_http`].
+    #[cfg(feature = "http")]
+    pub fn http_router(&self, options: http::HttpOptions) -> axum::Router {
+        http::router(self.engine(), options)
+    }
+
+    /// Serves the MCP endpoint over HTTP at `address` until the process ends.
+    /// Bound to a loopback address, only `localhost` Host and Origin headers
+    /// are accepted unless `options` say otherwise.
+    #[cfg(feature = "http")]
+    pub async fn serve_http(&self, address: std::net::SocketAddr, options: http::HttpOptions) -> std::io::Result<()> {
+        let listener = tokio::net::TcpListener::bind(address).await?;
+        tracing::info!("serving MCP over HTTP at http://{}{}", listener.local_addr()?, options.path);
+        axum::serve(listener, self.http_router(options)).await
+    }
+
     /// Serves one client on standard input and output. Nothing but MCP
     /// messages is written to standard output; logs go to standard error.
     pub async fn serve_stdio(&self) -> std::io::Result<()> {
@@ -194,15 +212,24 @@ impl Server {
     }
 }
 
-impl Toolbox {
-    /// Serves this toolbox on stdio with a default [`Server`].
-    pub async fn serve_stdio(self) -> std::io::Result<()> {
+/// Serving a [`Toolbox`] with a default [`Server`]: `toolbox.run().await` in
+/// `main`. In the prelude.
+pub trait Serve: Sized {
+    /// Serves on stdio with a default server: [`Server::serve_stdio`].
+    fn serve_stdio(self) -> impl Future<Output = std::io::Result<()>> + Send;
+
+    /// The standard entry point with a default server: [`Server::run`].
+    #[cfg(feature = "cli")]
+    fn run(self) -> impl Future<Output = std::process::ExitCode> + Send;
+}
+
+impl Serve for Toolbox {
+    async fn serve_stdio(self) -> std::io::Result<()> {
         Server::new(self).serve_stdio().await
     }
 
-    /// The standard entry point, [`Server::run`], with a default server.
     #[cfg(feature = "cli")]
-    pub async fn run(self) -> std::process::ExitCode {
+    async fn run(self) -> std::process::ExitCode {
         Server::new(self).run().await
     }
 }

@@ -21,7 +21,6 @@ mod resume;
 mod routes;
 mod session;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -30,7 +29,6 @@ use axum::routing::post;
 
 pub use guard::{Authorize, BearerToken, Unauthorized};
 
-use super::Server;
 use super::engine::Engine;
 use guard::{AllowList, LOOPBACK_HOSTS};
 use session::Sessions;
@@ -49,7 +47,7 @@ use session::Sessions;
 /// ```
 #[derive(Clone)]
 pub struct HttpOptions {
-    path: String,
+    pub(crate) path: String,
     hosts: Option<Vec<String>>,
     origins: Option<Vec<String>>,
     authorizer: Option<Arc<dyn Authorize>>,
@@ -158,28 +156,14 @@ pub(crate) struct Http {
     sessions: Sessions,
 }
 
-impl Server {
-    /// The MCP endpoint as an axum router, to mount in an application or to
-    /// serve with [`Server::serve_http`].
-    pub fn http_router(&self, options: HttpOptions) -> Router {
-        let path = options.path.clone();
-        let http = Http {
-            engine: self.engine(),
-            allow: AllowList { hosts: options.hosts.clone(), origins: options.origins.clone() },
-            sessions: Sessions::new(options.session_idle),
-            options,
-        };
-        Router::new()
-            .route(&path, post(routes::post).get(routes::get).delete(routes::delete))
-            .with_state(Arc::new(http))
-    }
-
-    /// Serves the MCP endpoint over HTTP at `address` until the process ends.
-    /// Bound to a loopback address, only `localhost` Host and Origin headers
-    /// are accepted unless `options` say otherwise.
-    pub async fn serve_http(&self, address: SocketAddr, options: HttpOptions) -> std::io::Result<()> {
-        let listener = tokio::net::TcpListener::bind(address).await?;
-        tracing::info!("serving MCP over HTTP at http://{}{}", listener.local_addr()?, options.path);
-        axum::serve(listener, self.http_router(options)).await
-    }
+/// The endpoint's router for `engine`.
+pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Router {
+    let path = options.path.clone();
+    let http = Http {
+        engine,
+        allow: AllowList { hosts: options.hosts.clone(), origins: options.origins.clone() },
+        sessions: Sessions::new(options.session_idle),
+        options,
+    };
+    Router::new().route(&path, post(routes::post).get(routes::get).delete(routes::delete)).with_state(Arc::new(http))
 }
