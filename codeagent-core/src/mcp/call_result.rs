@@ -2,7 +2,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use super::{ContentBlock, InvalidContent};
-use crate::output::finite::to_json_value;
+use crate::finite_json::to_json_value;
 
 /// An explicit, protocol-native MCP tool result: content blocks, structured
 /// content, an error flag and result metadata.

@@ -1,8 +1,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::finite::to_json;
-use super::{IntoToolResult, Presentation, ToolError, payload};
+use super::{IntoToolResult, Presentation, ToolError, payload, to_json};
 use crate::artifact::{Artifact, Kind};
 use crate::result::ToolResult;
 
