@@ -32,16 +32,9 @@ pub(crate) fn to_json_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, J
 
 struct FiniteScan;
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 struct NotFinite(String);
-
-impl fmt::Display for NotFinite {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NotFinite {}
 
 impl ser::Error for NotFinite {
     fn custom<T: fmt::Display>(message: T) -> Self {

@@ -33,6 +33,7 @@ use crate::finite_json::to_json_value;
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CallToolResult {
     pub(crate) content: Vec<ContentBlock>,
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]

@@ -14,6 +14,7 @@ const MAX_CELL_CHARS: usize = 200;
 /// The JSON type of a column's values, inferred from them (nulls aside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ColumnType {
     /// Whole numbers.
     Integer,

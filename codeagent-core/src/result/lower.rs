@@ -27,9 +27,7 @@ pub(super) fn call_result(value: String, is_error: bool, mut extra: Map<String, 
             if let Some(Value::Object(native_meta)) = native.remove("_meta") {
                 meta = native_meta;
             }
-            match native
-                .remove("content")
-                .and_then(|content| serde_json::from_value::<Vec<ContentBlock>>(content).ok())
+            match native.remove("content").and_then(|content| serde_json::from_value::<Vec<ContentBlock>>(content).ok())
             {
                 Some(content) if !content.is_empty() => content,
                 _ => vec![ContentBlock::text(value)],

@@ -237,12 +237,7 @@ impl ToolResult {
         (self.value, self.is_error, self.extra)
     }
 
-    fn from_parts(
-        value: String,
-        is_error: bool,
-        extra: Map<String, Value>,
-        metadata: Map<String, Value>,
-    ) -> Self {
+    fn from_parts(value: String, is_error: bool, extra: Map<String, Value>, metadata: Map<String, Value>) -> Self {
         ToolResult { value, is_error, extra, metadata, display_trusted: false }
     }
 
