@@ -1008,7 +1008,7 @@ async fn an_unsupported_modern_version_is_32022_with_supported_and_requested() {
         assert_eq!(error["data"]["requested"], requested);
         let supported = error["data"]["supported"].as_array().unwrap();
         assert!(supported.contains(&json!("2026-07-28")), "{error}");
-        for version in ProtocolVersion::ALL {
+        for &version in ProtocolVersion::ALL {
             assert!(supported.contains(&json!(version.as_str())), "{version} missing from {error}");
         }
     }
@@ -1244,7 +1244,7 @@ async fn server_discover_describes_the_server_as_the_first_message() {
     assert_eq!(supported[0], "2026-07-28", "{result}");
     let mut sorted = supported.clone();
     sorted.sort_unstable();
-    assert_eq!(sorted, ProtocolVersion::ALL.map(ProtocolVersion::as_str));
+    assert_eq!(sorted, ProtocolVersion::ALL.iter().map(|version| version.as_str()).collect::<Vec<_>>());
     assert_eq!(result["capabilities"]["tools"]["listChanged"], true);
     assert_eq!(result["resultType"], "complete");
     assert_eq!(result["ttlMs"], 3_600_000);

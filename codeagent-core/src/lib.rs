@@ -3,12 +3,36 @@
 //!
 //! Most users depend on the `codeagent` facade crate instead, which re-exports
 //! everything here along with the `#[tool]` macro.
+//!
+//! # Layering
+//!
+//! The modules form layers; a module imports only from the layers below it,
+//! never from its own layer's neighbours or from above:
+//!
+//! ```text
+//! server, toolbox  the protocol engine and the tool runtime     (may use everything below)
+//!   output         typed outputs, lowered into a ToolResult     → result, mcp, artifact, finite_json
+//!   result         ToolResult and ToolResultEvent: building, adapting,
+//!                  and converting to and from MCP's CallToolResult
+//!                                                               → display, access, mcp, artifact
+//!   display        the HTML presentation channel and its card   → access, artifact
+//!   access         Channels, reading any result shape           → mcp (wire keys), artifact
+//!   mcp            the MCP wire model: content, CallToolResult, tool definitions,
+//!                  protocol versions, methods, `_meta` keys     → finite_json
+//!   artifact       Artifact v1                                  (nothing)
+//!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
+//! ```
+//!
+//! The MCP model knows nothing of the three-channel result: the lowering
+//! between the two belongs to [`ToolResult`]
+//! ([`ToolResult::into_call_result`], [`ToolResult::from_mcp`]), and a tool
+//! returning a [`CallToolResult`](mcp::CallToolResult) goes through
+//! [`IntoToolResult`], in `output`.
 
 pub mod access;
-pub mod adapt;
 pub mod artifact;
 pub mod display;
-pub mod event;
+mod finite_json;
 pub mod mcp;
 pub mod output;
 pub mod result;
@@ -17,9 +41,8 @@ pub mod toolbox;
 
 pub use access::Channels;
 pub use artifact::{Artifact, ArtifactRef, Kind, Status, Versions};
-pub use event::ToolResultEvent;
 pub use output::{Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError};
-pub use result::ToolResult;
+pub use result::{ToolResult, ToolResultEvent};
 
 /// What the `#[tool]` macro's expansion refers to. Not a public API: it
 /// changes without notice.

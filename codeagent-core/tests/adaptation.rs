@@ -1,6 +1,6 @@
 //! Adaptation of untrusted or legacy results (seed 000, "Version negotiation"
 //! and "Trust boundary and failure behavior"; the rules as implemented are in
-//! the module docs of `codeagent_core::adapt`).
+//! the docs of `codeagent_core::ToolResult::adapt`).
 //!
 //! The `adapt_cases!` table runs one test per row: an input JSON and the
 //! properties expected of `ToolResult::adapt`. Every row also checks the rules

@@ -59,7 +59,7 @@ fn wav() -> Vec<u8> {
 
 #[test]
 fn every_version_schema_compiles_once_with_its_draft() {
-    for version in ProtocolVersion::ALL {
+    for &version in ProtocolVersion::ALL {
         let compiled = schema(version);
         assert!(std::ptr::eq(compiled, schema(version)), "{version}: compiled once and cached");
         let expected_container = if version <= V2025_06 { "definitions" } else { "$defs" };
@@ -76,7 +76,7 @@ fn every_version_schema_compiles_once_with_its_draft() {
 #[test]
 fn validator_checks_the_named_definition_and_formats() {
     let text = json!({"type": "text", "text": "hi"});
-    for version in ProtocolVersion::ALL {
+    for &version in ProtocolVersion::ALL {
         assert!(schema(version).validate("TextContent", &text).is_ok(), "{version}");
         assert!(schema(version).validate("ContentBlock", &text).is_ok(), "{version}");
         // The definition, not the whole document, is what is checked.
@@ -718,7 +718,7 @@ fn run_matrix(cases: &[Case]) -> (usize, Vec<String>) {
     let mut validated = 0;
     let mut failures = Vec::new();
     for case in cases {
-        for version in ProtocolVersion::ALL {
+        for &version in ProtocolVersion::ALL {
             let (definition, wire) = case.render(version);
             let mut problems: Vec<String> = support::check(version, definition, &wire).err().into_iter().collect();
             problems.extend(case.extra_checks(version, &wire));
@@ -900,7 +900,7 @@ fn boolean_output_schemas_are_listed_as_object_schemas() {
     for root in [json!(true), json!(false)] {
         let mut definition = tool("t");
         definition.output_schema = Some(root.clone());
-        for version in ProtocolVersion::ALL {
+        for &version in ProtocolVersion::ALL {
             if let Err(report) = support::check(version, "Tool", &definition.to_wire(version)) {
                 failures.push(format!("output schema {root}: {report}"));
             }
@@ -918,7 +918,7 @@ fn output_schema_property_schemas_are_objects_for_legacy_versions() {
     definition.output_schema = <Json<Tagged> as IntoToolResult>::output_schema();
     assert_eq!(definition.output_schema.as_ref().unwrap()["properties"]["tags"], json!(true));
     let mut failures = Vec::new();
-    for version in ProtocolVersion::ALL {
+    for &version in ProtocolVersion::ALL {
         if let Err(report) = support::check(version, "Tool", &definition.to_wire(version)) {
             failures.push(report);
         }
@@ -946,7 +946,7 @@ fn wrapped_output_schemas_keep_self_references() {
 #[test]
 fn result_type_only_in_2026_07_28() {
     let result = CallToolResult::from_content(ContentBlock::text("x")).unwrap();
-    for version in ProtocolVersion::ALL {
+    for &version in ProtocolVersion::ALL {
         let wire = result.to_wire(version, None);
         assert_eq!(wire.get("resultType").is_some(), version == V2026, "{version}");
     }
@@ -958,7 +958,7 @@ fn icons_only_from_2025_11_25() {
     let link: ContentBlock = ContentBlock::resource_link("file:///a", "a").unwrap().icons([icon()]).into();
     let mut definition = tool("t");
     definition.icons = Some(vec![icon()]);
-    for version in ProtocolVersion::ALL {
+    for &version in ProtocolVersion::ALL {
         let expected = version >= V2025_11;
         let block = &wire_of(link.clone(), version)["content"][0];
         assert_eq!(block.get("icons").is_some(), expected, "{version}: {block}");
@@ -974,7 +974,7 @@ fn icons_only_from_2025_11_25() {
 fn block_meta_and_last_modified_only_from_2025_06_18() {
     for (name, block) in base_blocks() {
         let block = block.with_meta("example.com/k", json!(1)).with_annotations(full_annotations());
-        for version in ProtocolVersion::ALL {
+        for &version in ProtocolVersion::ALL {
             let wire = &wire_of(block.clone(), version)["content"][0];
             let modern = version >= V2025_06;
             assert_eq!(wire.get("_meta").is_some(), modern, "{name} {version}: {wire}");
@@ -1191,7 +1191,7 @@ fn official_examples_lower_validly_to_every_version() {
     for dir in ["TextContent", "ImageContent", "AudioContent", "ResourceLink", "EmbeddedResource"] {
         for (file, original) in example_files(dir) {
             let block: ContentBlock = serde_json::from_value(original).unwrap();
-            for version in ProtocolVersion::ALL {
+            for &version in ProtocolVersion::ALL {
                 if let Err(report) = support::check(version, "CallToolResult", &wire_of(block.clone(), version)) {
                     failures.push(format!("{file}: {report}"));
                 }
@@ -1201,7 +1201,7 @@ fn official_examples_lower_validly_to_every_version() {
     }
     for (file, original) in example_files("CallToolResult") {
         let result: CallToolResult = serde_json::from_value(original).unwrap();
-        for version in ProtocolVersion::ALL {
+        for &version in ProtocolVersion::ALL {
             if let Err(report) = support::check(version, "CallToolResult", &result.to_wire(version, None)) {
                 failures.push(format!("{file}: {report}"));
             }
@@ -1210,7 +1210,7 @@ fn official_examples_lower_validly_to_every_version() {
     }
     for (file, original) in example_files("Tool") {
         let tool: ToolDefinition = serde_json::from_value(original).unwrap();
-        for version in ProtocolVersion::ALL {
+        for &version in ProtocolVersion::ALL {
             if let Err(report) = support::check(version, "Tool", &tool.to_wire(version)) {
                 failures.push(format!("{file}: {report}"));
             }
@@ -1249,7 +1249,7 @@ fn typed_outputs_round_trip_through_mcp() {
     for typed in typed_outputs() {
         let original = typed.result;
         assert!(original.artifact().is_some(), "{}: has a valid artifact", typed.name);
-        for version in ProtocolVersion::ALL {
+        for &version in ProtocolVersion::ALL {
             let wire = original.clone().into_call_result().to_wire(version, typed.output_schema.as_ref());
             let back = ToolResult::from_mcp(&wire);
             let label = format!("{} / {version}", typed.name);
@@ -1401,7 +1401,7 @@ fn relaying_a_result_reproduces_the_same_wire() {
     // a gateway, a recorded session) sends what it received.
     let mut failures = Vec::new();
     for typed in typed_outputs() {
-        for version in ProtocolVersion::ALL {
+        for &version in ProtocolVersion::ALL {
             let listed = listed_schema(typed.output_schema.as_ref(), version);
             let first = typed.result.clone().into_call_result().to_wire(version, typed.output_schema.as_ref());
             let relayed = ToolResult::from_mcp(&first).into_call_result().to_wire(version, listed.as_ref());
@@ -1526,7 +1526,7 @@ fn structured_content_is_protocol_valid_whatever_the_declared_schema() {
     let declared = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
     let result = CallToolResult::from_structured(&json!([1, 2])).unwrap();
     let mut failures = Vec::new();
-    for version in ProtocolVersion::ALL {
+    for &version in ProtocolVersion::ALL {
         if let Err(report) = support::check(version, "CallToolResult", &result.to_wire(version, Some(&declared))) {
             failures.push(report);
         }

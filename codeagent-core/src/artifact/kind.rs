@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// Version 1 defines six kinds; any other string is kept as [`Kind::Other`] so
 /// that artifacts from newer producers survive a round trip untouched.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Kind {
     /// Plain text: payload `{text}`.
     Text,
@@ -78,6 +79,7 @@ impl<'de> Deserialize<'de> for Kind {
 ///
 /// Producers use `success` or `error`; any other non-empty string is kept.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Status {
     /// The tool succeeded.
     Success,

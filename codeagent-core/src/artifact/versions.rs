@@ -17,6 +17,7 @@ use std::borrow::Cow;
 /// assert!(Versions::Any.accepts(7));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Versions {
     /// Every valid version.
     Any,

@@ -5,6 +5,7 @@ use super::InvalidContent;
 /// Who a piece of content is meant for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Role {
     /// The human user.
     User,
@@ -27,6 +28,7 @@ pub enum Role {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Annotations {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     audience: Option<Vec<Role>>,

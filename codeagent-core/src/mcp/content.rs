@@ -22,6 +22,7 @@ use super::{Annotations, Icon, InvalidContent};
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ContentBlock {
     /// Text for the model or the user.
     Text(TextContent),
@@ -37,6 +38,7 @@ pub enum ContentBlock {
 
 /// A text block.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TextContent {
     /// The text.
     pub text: String,
@@ -51,6 +53,7 @@ pub struct TextContent {
 /// An image or audio block: base64 data and its MIME type.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct MediaContent {
     /// The base64-encoded bytes.
     pub data: String,
@@ -67,6 +70,7 @@ pub struct MediaContent {
 /// A link to a resource.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ResourceLink {
     /// The resource's URI.
     pub uri: String,
@@ -97,6 +101,7 @@ pub struct ResourceLink {
 
 /// A resource embedded in a result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct EmbeddedResource {
     /// The resource's contents.
     pub resource: ResourceContents,
@@ -111,8 +116,10 @@ pub struct EmbeddedResource {
 /// The contents of an embedded resource: text or a base64 blob.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum ResourceContents {
     /// Text contents.
+    #[non_exhaustive]
     Text {
         /// The resource's URI.
         uri: String,
@@ -126,6 +133,7 @@ pub enum ResourceContents {
         meta: Option<Map<String, Value>>,
     },
     /// Binary contents.
+    #[non_exhaustive]
     Blob {
         /// The resource's URI.
         uri: String,
@@ -143,12 +151,12 @@ pub enum ResourceContents {
 impl ContentBlock {
     /// A text block.
     pub fn text(text: impl Into<String>) -> ContentBlock {
-        ContentBlock::Text(TextContent { text: text.into(), annotations: None, meta: None })
+        ContentBlock::Text(TextContent::new(text))
     }
 
     /// An image block from base64 `data`, which is checked.
     pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Result<ContentBlock, InvalidContent> {
-        Ok(ContentBlock::Image(MediaContent::checked(data.into(), mime_type.into(), "image/")?))
+        Ok(ContentBlock::Image(MediaContent::image(data, mime_type)?))
     }
 
     /// An image block from raw bytes.
@@ -158,7 +166,7 @@ impl ContentBlock {
 
     /// An audio block from base64 `data`, which is checked.
     pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Result<ContentBlock, InvalidContent> {
-        Ok(ContentBlock::Audio(MediaContent::checked(data.into(), mime_type.into(), "audio/")?))
+        Ok(ContentBlock::Audio(MediaContent::audio(data, mime_type)?))
     }
 
     /// An audio block from raw bytes.
@@ -169,18 +177,7 @@ impl ContentBlock {
     /// A link to the resource at `uri` called `name`; add details with the
     /// [`ResourceLink`] fields.
     pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Result<ResourceLink, InvalidContent> {
-        let uri = checked_uri(uri.into(), "uri")?;
-        Ok(ResourceLink {
-            uri,
-            name: name.into(),
-            title: None,
-            description: None,
-            mime_type: None,
-            size: None,
-            icons: None,
-            annotations: None,
-            meta: None,
-        })
+        ResourceLink::new(uri, name)
     }
 
     /// An embedded text resource.
@@ -189,9 +186,8 @@ impl ContentBlock {
         text: impl Into<String>,
         mime_type: Option<String>,
     ) -> Result<ContentBlock, InvalidContent> {
-        let uri = checked_uri(uri.into(), "resource.uri")?;
-        let resource = ResourceContents::Text { uri, mime_type, text: text.into(), meta: None };
-        Ok(ContentBlock::Resource(EmbeddedResource { resource, annotations: None, meta: None }))
+        let resource = ResourceContents::text(uri, text)?.with_mime_type(mime_type);
+        Ok(ContentBlock::Resource(EmbeddedResource::new(resource)))
     }
 
     /// An embedded binary resource from base64 `blob`, which is checked.
@@ -200,10 +196,8 @@ impl ContentBlock {
         blob: impl Into<String>,
         mime_type: Option<String>,
     ) -> Result<ContentBlock, InvalidContent> {
-        let uri = checked_uri(uri.into(), "resource.uri")?;
-        let blob = checked_base64(blob.into(), "resource.blob")?;
-        let resource = ResourceContents::Blob { uri, mime_type, blob, meta: None };
-        Ok(ContentBlock::Resource(EmbeddedResource { resource, annotations: None, meta: None }))
+        let resource = ResourceContents::blob(uri, blob)?.with_mime_type(mime_type);
+        Ok(ContentBlock::Resource(EmbeddedResource::new(resource)))
     }
 
     /// Sets the block's annotations.
@@ -253,7 +247,31 @@ impl From<ResourceLink> for ContentBlock {
     }
 }
 
+impl TextContent {
+    /// A text block's contents, with no annotations or metadata.
+    pub fn new(text: impl Into<String>) -> Self {
+        TextContent { text: text.into(), annotations: None, meta: None }
+    }
+}
+
 impl ResourceLink {
+    /// A link to the resource at `uri` called `name`, which is checked; add
+    /// details with the setters.
+    pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Result<ResourceLink, InvalidContent> {
+        let uri = checked_uri(uri.into(), "uri")?;
+        Ok(ResourceLink {
+            uri,
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            size: None,
+            icons: None,
+            annotations: None,
+            meta: None,
+        })
+    }
+
     /// Sets the display title.
     #[must_use]
     pub fn title(mut self, title: impl Into<String>) -> Self {
@@ -290,7 +308,56 @@ impl ResourceLink {
     }
 }
 
+impl EmbeddedResource {
+    /// The embedded `resource`, with no annotations or metadata.
+    pub fn new(resource: ResourceContents) -> Self {
+        EmbeddedResource { resource, annotations: None, meta: None }
+    }
+}
+
+impl ResourceContents {
+    /// Text contents of the resource at `uri`, which is checked.
+    pub fn text(uri: impl Into<String>, text: impl Into<String>) -> Result<ResourceContents, InvalidContent> {
+        let uri = checked_uri(uri.into(), "resource.uri")?;
+        Ok(ResourceContents::Text { uri, mime_type: None, text: text.into(), meta: None })
+    }
+
+    /// Binary contents of the resource at `uri` from base64 `blob`; both are checked.
+    pub fn blob(uri: impl Into<String>, blob: impl Into<String>) -> Result<ResourceContents, InvalidContent> {
+        let uri = checked_uri(uri.into(), "resource.uri")?;
+        let blob = checked_base64(blob.into(), "resource.blob")?;
+        Ok(ResourceContents::Blob { uri, mime_type: None, blob, meta: None })
+    }
+
+    /// Sets (or, with `None`, clears) the MIME type.
+    #[must_use]
+    pub fn with_mime_type(mut self, mime_type: impl Into<Option<String>>) -> Self {
+        let slot = match &mut self {
+            ResourceContents::Text { mime_type, .. } | ResourceContents::Blob { mime_type, .. } => mime_type,
+        };
+        *slot = mime_type.into();
+        self
+    }
+
+    /// The resource's URI.
+    pub fn uri(&self) -> &str {
+        match self {
+            ResourceContents::Text { uri, .. } | ResourceContents::Blob { uri, .. } => uri,
+        }
+    }
+}
+
 impl MediaContent {
+    /// Image contents from base64 `data` and an `image/*` MIME type, both checked.
+    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Result<MediaContent, InvalidContent> {
+        MediaContent::checked(data.into(), mime_type.into(), "image/")
+    }
+
+    /// Audio contents from base64 `data` and an `audio/*` MIME type, both checked.
+    pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Result<MediaContent, InvalidContent> {
+        MediaContent::checked(data.into(), mime_type.into(), "audio/")
+    }
+
     fn checked(data: String, mime_type: String, family: &str) -> Result<MediaContent, InvalidContent> {
         let data = checked_base64(data, "data")?;
         if !mime_type.starts_with(family) || mime_type.len() == family.len() {

@@ -1,5 +1,3 @@
-use std::fmt;
-
 /// A content block or result that MCP does not allow, naming the offending field.
 ///
 /// ```
@@ -9,14 +7,18 @@ use std::fmt;
 /// assert_eq!(error.field(), "annotations.priority");
 /// assert_eq!(error.to_string(), "invalid `annotations.priority`: must be between 0 and 1, got 1.5");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid `{field}`: {problem}")]
+#[non_exhaustive]
 pub struct InvalidContent {
     field: String,
     problem: String,
 }
 
 impl InvalidContent {
-    pub(crate) fn new(field: impl Into<String>, problem: impl Into<String>) -> Self {
+    /// The error for `field` (its path, such as `content[0].data`), saying
+    /// what is wrong with it.
+    pub fn new(field: impl Into<String>, problem: impl Into<String>) -> Self {
         InvalidContent { field: field.into(), problem: problem.into() }
     }
 
@@ -30,11 +32,3 @@ impl InvalidContent {
         &self.problem
     }
 }
-
-impl fmt::Display for InvalidContent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid `{}`: {}", self.field, self.problem)
-    }
-}
-
-impl std::error::Error for InvalidContent {}

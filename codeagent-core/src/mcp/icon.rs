@@ -3,6 +3,7 @@ use serde::{Deserialize, Serialize};
 /// The background an icon is designed for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Theme {
     /// A light background.
     Light,
@@ -20,6 +21,7 @@ pub enum Theme {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Icon {
     /// The icon's URI: an `https:` URL or a `data:` URI.
     pub src: String,

@@ -6,7 +6,6 @@ mod call_result;
 mod content;
 mod error;
 mod icon;
-mod lower;
 pub mod meta;
 mod method;
 mod tool;

@@ -27,6 +27,46 @@ pub struct ToolAnnotations {
 }
 
 impl ToolAnnotations {
+    /// No hints.
+    pub fn new() -> Self {
+        ToolAnnotations::default()
+    }
+
+    /// Sets the display title.
+    #[must_use]
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Sets whether the tool does not modify its environment.
+    #[must_use]
+    pub fn read_only_hint(mut self, read_only: bool) -> Self {
+        self.read_only_hint = Some(read_only);
+        self
+    }
+
+    /// Sets whether the tool may destroy data.
+    #[must_use]
+    pub fn destructive_hint(mut self, destructive: bool) -> Self {
+        self.destructive_hint = Some(destructive);
+        self
+    }
+
+    /// Sets whether calling it again with the same arguments has no further effect.
+    #[must_use]
+    pub fn idempotent_hint(mut self, idempotent: bool) -> Self {
+        self.idempotent_hint = Some(idempotent);
+        self
+    }
+
+    /// Sets whether it interacts with an open world of external entities.
+    #[must_use]
+    pub fn open_world_hint(mut self, open_world: bool) -> Self {
+        self.open_world_hint = Some(open_world);
+        self
+    }
+
     /// Whether no hint is set.
     pub fn is_empty(&self) -> bool {
         *self == ToolAnnotations::default()
@@ -45,6 +85,7 @@ impl ToolAnnotations {
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolDefinition {
     /// The tool's unique name.
     pub name: String,
@@ -96,6 +137,34 @@ impl ToolDefinition {
     #[must_use]
     pub fn with_description(mut self, description: impl Into<String>) -> Self {
         self.description = Some(description.into());
+        self
+    }
+
+    /// Sets the JSON Schema of the structured output.
+    #[must_use]
+    pub fn with_output_schema(mut self, output_schema: Value) -> Self {
+        self.output_schema = Some(output_schema);
+        self
+    }
+
+    /// Sets the behaviour hints.
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// Adds an icon.
+    #[must_use]
+    pub fn with_icon(mut self, icon: Icon) -> Self {
+        self.icons.get_or_insert_with(Vec::new).push(icon);
+        self
+    }
+
+    /// Adds a `_meta` entry.
+    #[must_use]
+    pub fn with_meta(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.meta.get_or_insert_with(Map::new).insert(key.into(), value);
         self
     }
 

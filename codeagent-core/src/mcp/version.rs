@@ -33,7 +33,7 @@ pub enum ProtocolVersion {
 
 impl ProtocolVersion {
     /// Every version, oldest first.
-    pub const ALL: [ProtocolVersion; 5] = [
+    pub const ALL: &'static [ProtocolVersion] = &[
         ProtocolVersion::V2024_11_05,
         ProtocolVersion::V2025_03_26,
         ProtocolVersion::V2025_06_18,
@@ -102,24 +102,36 @@ impl fmt::Display for ProtocolVersion {
 }
 
 /// A protocol version string this crate does not speak.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unsupported MCP protocol version `{0}`; supported: {supported}", supported = supported_list())]
+#[non_exhaustive]
 pub struct UnsupportedVersion(pub String);
 
-impl fmt::Display for UnsupportedVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let supported: Vec<&str> = ProtocolVersion::ALL.iter().map(|version| version.as_str()).collect();
-        write!(f, "unsupported MCP protocol version `{}`; supported: {}", self.0, supported.join(", "))
+impl UnsupportedVersion {
+    /// The error for the version string `version`.
+    pub fn new(version: impl Into<String>) -> Self {
+        UnsupportedVersion(version.into())
+    }
+
+    /// The version string that was not recognised.
+    pub fn version(&self) -> &str {
+        &self.0
     }
 }
 
-impl std::error::Error for UnsupportedVersion {}
+/// The supported versions, oldest first, comma-separated.
+fn supported_list() -> String {
+    let supported: Vec<&str> = ProtocolVersion::ALL.iter().map(|version| version.as_str()).collect();
+    supported.join(", ")
+}
 
 impl FromStr for ProtocolVersion {
     type Err = UnsupportedVersion;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         ProtocolVersion::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|version| version.as_str() == text)
             .ok_or_else(|| UnsupportedVersion(text.to_owned()))
     }

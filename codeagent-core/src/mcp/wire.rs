@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Annotations, CallToolResult, ContentBlock, ProtocolVersion, ResourceContents};
+use super::{Annotations, ContentBlock, ProtocolVersion, ResourceContents};
 
 /// The URI given to audio lowered to an embedded resource for 2024-11-05.
 pub const LOWERED_AUDIO_URI: &str = "urn:codeagent:audio";
@@ -116,43 +116,6 @@ fn resource_contents(contents: ResourceContents, version: ProtocolVersion) -> Va
         insert_some(&mut map, "_meta", meta.map(Value::Object));
     }
     Value::Object(map)
-}
-
-impl CallToolResult {
-    /// The result as `version` sends it, for a tool whose output schema is
-    /// `output_schema` (if it has one).
-    ///
-    /// `structuredContent` appears from 2025-06-18; where the version requires
-    /// an object (2025-06-18 and 2025-11-25) and the tool's output is not one,
-    /// it is wrapped as `{"result": ...}`, as its output schema is. `resultType`
-    /// appears in 2026-07-28.
-    pub fn to_wire(&self, version: ProtocolVersion, output_schema: Option<&Value>) -> Value {
-        self.clone().into_wire(version, output_schema)
-    }
-
-    /// [`to_wire`](CallToolResult::to_wire), moving the content rather than copying it.
-    pub fn into_wire(self, version: ProtocolVersion, output_schema: Option<&Value>) -> Value {
-        let mut map = Map::new();
-        if version.has_result_type() {
-            map.insert("resultType".into(), Value::from("complete"));
-        }
-        let content = self.content.into_iter().map(|block| block.into_wire(version)).collect();
-        map.insert("content".into(), Value::Array(content));
-        if version.has_structured_content()
-            && let Some(structured) = self.structured_content
-        {
-            let wrap = !version.has_result_type()
-                && (!structured.is_object() || output_schema.is_some_and(|schema| !is_object_schema(schema)));
-            map.insert("structuredContent".into(), if wrap { json!({ "result": structured }) } else { structured });
-        }
-        if let Some(is_error) = self.is_error {
-            map.insert("isError".into(), Value::Bool(is_error));
-        }
-        if let Some(meta) = self.meta.filter(|meta| !meta.is_empty()) {
-            map.insert("_meta".into(), Value::Object(meta));
-        }
-        Value::Object(map)
-    }
 }
 
 /// Whether a schema's root is `"type": "object"`.

@@ -2,8 +2,7 @@ use schemars::{JsonSchema, generate::SchemaSettings};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::finite::to_json;
-use super::{IntoToolResult, payload};
+use super::{IntoToolResult, payload, to_json};
 use crate::artifact::{Artifact, Kind};
 use crate::mcp::NATIVE_EXTRA_KEY;
 use crate::result::ToolResult;

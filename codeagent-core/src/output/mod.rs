@@ -9,10 +9,10 @@
 mod code;
 mod diff;
 mod error;
-pub(crate) mod finite;
 mod image;
 mod image_format;
 mod json;
+mod native;
 mod plain;
 mod table;
 mod text;
@@ -27,6 +27,8 @@ pub use table::{Column, ColumnType, DEFAULT_PREVIEW_ROWS, Table};
 pub use text::Text;
 pub use variants::Output;
 
+use crate::artifact::Artifact;
+use crate::finite_json::to_json_value;
 use crate::result::ToolResult;
 
 /// Lowers a tool's return value into the three-channel [`ToolResult`].
@@ -95,7 +97,7 @@ pub(crate) struct Presentation {
 
 impl Presentation {
     /// Applies the title and icon to an artifact.
-    pub(crate) fn apply(self, mut artifact: crate::artifact::Artifact) -> crate::artifact::Artifact {
+    pub(crate) fn apply(self, mut artifact: Artifact) -> Artifact {
         if let Some(title) = self.title {
             artifact = artifact.with_title(title);
         }
@@ -123,4 +125,13 @@ pub(crate) fn fence_for(text: &str) -> String {
         longest = longest.max(run);
     }
     "`".repeat((longest + 1).max(3))
+}
+
+/// Converts `value` to JSON like [`to_json_value`], with a problem (a
+/// non-finite number, and where) as a tool error about `what`.
+pub(crate) fn to_json<T: serde::Serialize + ?Sized>(value: &T, what: &str) -> Result<serde_json::Value, ToolError> {
+    to_json_value(value).map_err(|problem| {
+        let location = if problem.path.is_empty() { String::new() } else { format!(" at `{}`", problem.path) };
+        ToolError::new(format!("{what} is not valid JSON{location}: {}", problem.message))
+    })
 }

@@ -1,8 +1,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::finite::to_json;
-use super::{IntoToolResult, Presentation, ToolError, payload};
+use super::{IntoToolResult, Presentation, ToolError, payload, to_json};
 use crate::artifact::{Artifact, Kind};
 use crate::result::ToolResult;
 
@@ -15,6 +14,7 @@ const MAX_CELL_CHARS: usize = 200;
 /// The JSON type of a column's values, inferred from them (nulls aside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ColumnType {
     /// Whole numbers.
     Integer,

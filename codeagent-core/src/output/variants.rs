@@ -12,6 +12,7 @@ use crate::result::ToolResult;
 /// assert_eq!(show(false).into_tool_result().value(), "x is 1");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Output {
     /// Plain text.
     Text(Text),

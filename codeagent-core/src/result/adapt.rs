@@ -1,104 +1,62 @@
-//! Adaptation of untrusted or legacy results at the trust boundary.
-//!
-//! Artifact data, display metadata from elsewhere and restored session metadata
-//! are untrusted. [`ToolResult::adapt`] turns any JSON into a well-formed
-//! result by these rules:
-//!
-//! - the portable value is kept exactly (a non-string value becomes its JSON text);
-//! - a valid artifact of a future version travels unchanged;
-//! - a valid v1 artifact is kept, with `status = "error"` forced when its kind
-//!   is `error` or the result reports a tool or provider error (`is_error`,
-//!   `isError`, or a non-null top-level `error`), even for an image or diff kind;
-//! - an unversioned legacy artifact (a `kind` and a `payload`, no `version`) is
-//!   upgraded to v1;
-//! - malformed metadata is never taken for a future version: it is replaced by a
-//!   value-backed v1 artifact, and the original is kept under
-//!   `extra.codeagent.rejected` so nothing is lost;
-//! - legacy display cards (`display.toolcard`, `display.right_output`) are
-//!   promoted to presentation options on a copy; a malformed display falls back
-//!   to options taken from the artifact;
-//! - every other key, at the top level (`request`, `error`, provenance, provider
-//!   data) or in `extra`, survives; the input itself is never modified.
+//! The adaptation rules behind [`ToolResult::adapt`](super::ToolResult::adapt),
+//! as functions over the parts of a result.
 
 use serde_json::{Map, Value};
 
 use crate::artifact::{ARTIFACT_SCHEMA, ArtifactRef, Status, Versions};
 use crate::display::Display;
-use crate::event::ToolResultEvent;
-use crate::result::ToolResult;
 
 const LEGACY_CARDS: [&str; 2] = ["toolcard", "right_output"];
 
-impl ToolResult {
-    /// Reads a result from untrusted or legacy JSON, applying the adaptation
-    /// rules of the [module documentation](crate::adapt). Never panics; the
-    /// returned result always has a valid artifact.
-    ///
-    /// ```
-    /// use codeagent_core::{Channels, ToolResult};
-    /// use serde_json::json;
-    ///
-    /// let legacy = json!({"value": "2 rows", "is_error": false,
-    ///     "extra": {"codeagent": {"artifact": {"kind": "table", "payload": {"df": {}}}}}});
-    /// let adapted = ToolResult::adapt(&legacy);
-    /// assert_eq!(adapted.value(), "2 rows");
-    /// assert_eq!(adapted.artifact().unwrap().version(), 1);
-    /// ```
-    pub fn adapt(raw: &Value) -> ToolResult {
-        let Some(object) = raw.as_object() else {
-            let value = portable_text(Some(raw));
-            let mut extra = Map::new();
-            adapt_extra(&mut extra, &value, false, Map::new());
-            return ToolResult::from_parts(value, false, extra, Map::new());
-        };
-        let value = portable_text(object.get("value"));
-        let is_error = truthy(object.get("is_error"))
-            || truthy(object.get("isError"))
-            || !matches!(object.get("error"), None | Some(Value::Null | Value::Bool(false)));
-        // A streaming event carries the channels at the top level.
-        let event_shaped = !object.contains_key("extra");
-        let channel_keys: &[&str] =
-            if event_shaped { &["value", "is_error", "artifact", "display"] } else { &["value", "is_error", "extra"] };
-        let metadata = object
-            .iter()
-            .filter(|(key, _)| !channel_keys.contains(&key.as_str()))
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect();
-        let mut rejected = Map::new();
-        let mut extra = match object.get("extra") {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(extra)) => extra.clone(),
-            Some(other) => {
-                rejected.insert("extra".into(), other.clone());
-                Map::new()
-            }
-        };
-        if event_shaped {
-            if let Some(artifact) = object.get("artifact") {
-                extra.insert("codeagent".into(), serde_json::json!({ "artifact": artifact }));
-            }
-            if let Some(display) = object.get("display") {
-                extra.insert("display".into(), display.clone());
-            }
-        }
-        adapt_extra(&mut extra, &value, is_error, rejected);
-        ToolResult::from_parts(value, is_error, extra, metadata)
-    }
+/// The parts of an adapted result.
+pub(super) struct Adapted {
+    pub(super) value: String,
+    pub(super) is_error: bool,
+    pub(super) extra: Map<String, Value>,
+    pub(super) metadata: Map<String, Value>,
 }
 
-impl ToolResultEvent {
-    /// Reads a streaming event from untrusted or legacy JSON with the same rules
-    /// as [`ToolResult::adapt`]. The `id` and `name` are kept (a numeric id as
-    /// its decimal text).
-    pub fn adapt(raw: &Value) -> ToolResultEvent {
-        let id = match raw.get("id") {
-            Some(Value::String(id)) => id.clone(),
-            Some(Value::Number(id)) => id.to_string(),
-            _ => String::new(),
-        };
-        let name = raw.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-        ToolResult::adapt(raw).into_event(id, name)
+/// Adapts any JSON, a result or a streaming event in shape, into the parts of
+/// a well-formed result.
+pub(super) fn adapt(raw: &Value) -> Adapted {
+    let Some(object) = raw.as_object() else {
+        let value = portable_text(Some(raw));
+        let mut extra = Map::new();
+        adapt_extra(&mut extra, &value, false, Map::new());
+        return Adapted { value, is_error: false, extra, metadata: Map::new() };
+    };
+    let value = portable_text(object.get("value"));
+    let is_error = truthy(object.get("is_error"))
+        || truthy(object.get("isError"))
+        || !matches!(object.get("error"), None | Some(Value::Null | Value::Bool(false)));
+    // A streaming event carries the channels at the top level.
+    let event_shaped = !object.contains_key("extra");
+    let channel_keys: &[&str] =
+        if event_shaped { &["value", "is_error", "artifact", "display"] } else { &["value", "is_error", "extra"] };
+    let metadata = object
+        .iter()
+        .filter(|(key, _)| !channel_keys.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let mut rejected = Map::new();
+    let mut extra = match object.get("extra") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(extra)) => extra.clone(),
+        Some(other) => {
+            rejected.insert("extra".into(), other.clone());
+            Map::new()
+        }
+    };
+    if event_shaped {
+        if let Some(artifact) = object.get("artifact") {
+            extra.insert("codeagent".into(), serde_json::json!({ "artifact": artifact }));
+        }
+        if let Some(display) = object.get("display") {
+            extra.insert("display".into(), display.clone());
+        }
     }
+    adapt_extra(&mut extra, &value, is_error, rejected);
+    Adapted { value, is_error, extra, metadata }
 }
 
 fn truthy(value: Option<&Value>) -> bool {

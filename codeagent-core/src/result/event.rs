@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::ToolResult;
 use crate::access::Channels;
 use crate::artifact::{ArtifactRef, Versions};
-use crate::result::ToolResult;
 
 /// A tool result as a streaming callback sees it.
 ///
@@ -53,6 +53,19 @@ impl ToolResultEvent {
             is_error,
             artifact,
         }
+    }
+
+    /// Reads a streaming event from untrusted or legacy JSON with the same rules
+    /// as [`ToolResult::adapt`]. The `id` and `name` are kept (a numeric id as
+    /// its decimal text).
+    pub fn adapt(raw: &Value) -> ToolResultEvent {
+        let id = match raw.get("id") {
+            Some(Value::String(id)) => id.clone(),
+            Some(Value::Number(id)) => id.to_string(),
+            _ => String::new(),
+        };
+        let name = raw.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+        ToolResult::adapt(raw).into_event(id, name)
     }
 
     /// The version-1 artifact, when valid.

@@ -1,4 +1,16 @@
-//! The three-channel tool result.
+//! The three-channel tool result, [`ToolResult`], and the streaming event a
+//! callback receives for it, [`ToolResultEvent`].
+//!
+//! Every method of both types is defined here, in `mod.rs` and `event.rs`;
+//! the private submodules hold only the helper functions behind two of them:
+//! `adapt` the adaptation rules of [`ToolResult::adapt`], `lower` the
+//! conversions of [`ToolResult::into_call_result`] and [`ToolResult::from_mcp`].
+
+mod adapt;
+mod event;
+mod lower;
+
+pub use event::ToolResultEvent;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -6,7 +18,7 @@ use serde_json::{Map, Value};
 use crate::access::Channels;
 use crate::artifact::{Artifact, ArtifactRef, Versions};
 use crate::display::Display;
-use crate::event::ToolResultEvent;
+use crate::mcp::CallToolResult;
 
 /// What a tool returns, in three deliberately separate channels:
 ///
@@ -137,21 +149,99 @@ impl ToolResult {
         ToolResultEvent::from_result(id, name, self)
     }
 
+    /// Reads a result from untrusted or legacy JSON. Never panics; the returned
+    /// result always has a valid artifact.
+    ///
+    /// This is adaptation at the trust boundary: artifact data, display
+    /// metadata from elsewhere and restored session metadata are untrusted.
+    /// Any JSON becomes a well-formed result by these rules:
+    ///
+    /// - the portable value is kept exactly (a non-string value becomes its JSON text);
+    /// - a valid artifact of a future version travels unchanged;
+    /// - a valid v1 artifact is kept, with `status = "error"` forced when its kind
+    ///   is `error` or the result reports a tool or provider error (`is_error`,
+    ///   `isError`, or a non-null top-level `error`), even for an image or diff kind;
+    /// - an unversioned legacy artifact (a `kind` and a `payload`, no `version`) is
+    ///   upgraded to v1;
+    /// - malformed metadata is never taken for a future version: it is replaced by a
+    ///   value-backed v1 artifact, and the original is kept under
+    ///   `extra.codeagent.rejected` so nothing is lost;
+    /// - legacy display cards (`display.toolcard`, `display.right_output`) are
+    ///   promoted to presentation options on a copy; a malformed display falls back
+    ///   to options taken from the artifact;
+    /// - every other key, at the top level (`request`, `error`, provenance, provider
+    ///   data) or in `extra`, survives; the input itself is never modified.
+    ///
+    /// A streaming event (`value`, `is_error`, `artifact` and `display` at the
+    /// top level, no `extra`) is read in its own shape;
+    /// [`ToolResultEvent::adapt`] applies the same rules and keeps the event's
+    /// `id` and `name`.
+    ///
+    /// ```
+    /// use codeagent_core::{Channels, ToolResult};
+    /// use serde_json::json;
+    ///
+    /// let legacy = json!({"value": "2 rows", "is_error": false,
+    ///     "extra": {"codeagent": {"artifact": {"kind": "table", "payload": {"df": {}}}}}});
+    /// let adapted = ToolResult::adapt(&legacy);
+    /// assert_eq!(adapted.value(), "2 rows");
+    /// assert_eq!(adapted.artifact().unwrap().version(), 1);
+    /// ```
+    pub fn adapt(raw: &Value) -> ToolResult {
+        let adapt::Adapted { value, is_error, extra, metadata } = adapt::adapt(raw);
+        ToolResult::from_parts(value, is_error, extra, metadata)
+    }
+
+    /// Lowers the result into an MCP `CallToolResult`.
+    ///
+    /// Protocol-native parts (from a [`CallToolResult`] or [`Json`](crate::Json))
+    /// are used as they are. Otherwise the artifact decides: a table gives
+    /// `structuredContent` (its `df`) plus the Markdown text block; images give
+    /// image blocks plus the text; every other kind gives the portable value as
+    /// one text block. `is_error` becomes `isError`, and the artifact rides in
+    /// `_meta` under [`ARTIFACT_META_KEY`](crate::mcp::ARTIFACT_META_KEY) so an
+    /// MCP host can rebuild all three channels with [`ToolResult::from_mcp`].
+    pub fn into_call_result(self) -> CallToolResult {
+        let (value, is_error, extra) = self.into_parts();
+        lower::call_result(value, is_error, extra)
+    }
+
+    /// Reads an MCP `CallToolResult` from any server as a three-channel result.
+    ///
+    /// The value is the text of its text blocks (and embedded text resources),
+    /// or a description of its blocks when it has no text. The artifact is
+    /// taken from `_meta` under [`ARTIFACT_META_KEY`](crate::mcp::ARTIFACT_META_KEY)
+    /// when valid (image bytes restored from the content), otherwise synthesised
+    /// from the blocks: images give an image artifact, an error an error
+    /// artifact, anything else text. The content, structured content and
+    /// remaining `_meta` are kept under `extra.mcp`, and the adaptation rules of
+    /// [`ToolResult::adapt`] apply.
+    ///
+    /// ```
+    /// use codeagent_core::{Channels, ToolResult};
+    /// use serde_json::json;
+    ///
+    /// let result = ToolResult::from_mcp(&json!({"content": [{"type": "text", "text": "72°F"}], "isError": false}));
+    /// assert_eq!(result.value(), "72°F");
+    /// assert_eq!(result.artifact().unwrap().kind_name(), "text");
+    /// ```
+    pub fn from_mcp(raw: &Value) -> ToolResult {
+        match raw.as_object() {
+            Some(object) => ToolResult::adapt(&lower::result_json_from_mcp(object)),
+            None => ToolResult::adapt(raw),
+        }
+    }
+
     /// Splits the result into its value, error flag and `extra`.
     pub fn into_parts(self) -> (String, bool, Map<String, Value>) {
         (self.value, self.is_error, self.extra)
     }
 
-    pub(crate) fn from_parts(
-        value: String,
-        is_error: bool,
-        extra: Map<String, Value>,
-        metadata: Map<String, Value>,
-    ) -> Self {
+    fn from_parts(value: String, is_error: bool, extra: Map<String, Value>, metadata: Map<String, Value>) -> Self {
         ToolResult { value, is_error, extra, metadata, display_trusted: false }
     }
 
-    pub(crate) fn set_raw_artifact(&mut self, artifact: Value) {
+    fn set_raw_artifact(&mut self, artifact: Value) {
         let codeagent = self.extra.entry("codeagent").or_insert_with(|| Value::Object(Map::new()));
         if !codeagent.is_object() {
             *codeagent = Value::Object(Map::new());

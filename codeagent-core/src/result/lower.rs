@@ -1,117 +1,79 @@
-//! Between the three-channel [`ToolResult`] and MCP's `CallToolResult`.
+//! Between the three-channel result and MCP's `CallToolResult`: the
+//! conversions behind [`ToolResult::into_call_result`](super::ToolResult::into_call_result)
+//! and [`ToolResult::from_mcp`](super::ToolResult::from_mcp).
 
 use serde_json::{Map, Value, json};
 
-use super::{ARTIFACT_META_KEY, CallToolResult, ContentBlock, MediaContent, NATIVE_EXTRA_KEY, ProtocolVersion};
-use crate::artifact::{ArtifactRef, Versions};
-use crate::output::IntoToolResult;
-use crate::result::ToolResult;
+use crate::artifact::{ARTIFACT_SCHEMA, ArtifactRef, Versions};
+use crate::mcp::{ARTIFACT_META_KEY, CallToolResult, ContentBlock, MediaContent, NATIVE_EXTRA_KEY};
 
-impl ToolResult {
-    /// Lowers the result into an MCP `CallToolResult`.
-    ///
-    /// Protocol-native parts (from a [`CallToolResult`] or [`Json`](crate::Json))
-    /// are used as they are. Otherwise the artifact decides: a table gives
-    /// `structuredContent` (its `df`) plus the Markdown text block; images give
-    /// image blocks plus the text; every other kind gives the portable value as
-    /// one text block. `is_error` becomes `isError`, and the artifact rides in
-    /// `_meta` under [`ARTIFACT_META_KEY`] so an MCP host can rebuild all three
-    /// channels with [`ToolResult::from_mcp`].
-    pub fn into_call_result(self) -> CallToolResult {
-        let (value, is_error, mut extra) = self.into_parts();
-        let mut artifact = match extra.get_mut("codeagent") {
-            Some(Value::Object(codeagent)) => codeagent.remove("artifact").filter(|artifact| !artifact.is_null()),
-            _ => None,
-        };
-        // An artifact that only repeats the value is what `from_mcp` rebuilds from
-        // the text block anyway: leave it off the wire.
-        if artifact.as_ref().is_some_and(|artifact| is_value_backed(artifact, &value, is_error)) {
-            artifact = None;
-        }
-        let mut meta = Map::new();
-        let mut structured = None;
-        let content = match extra.remove(NATIVE_EXTRA_KEY) {
-            Some(Value::Object(mut native)) => {
-                structured = native.remove("structuredContent");
-                if let Some(Value::Object(native_meta)) = native.remove("_meta") {
-                    meta = native_meta;
-                }
-                match native
-                    .remove("content")
-                    .and_then(|content| serde_json::from_value::<Vec<ContentBlock>>(content).ok())
-                {
-                    Some(content) if !content.is_empty() => content,
-                    _ => vec![ContentBlock::text(value)],
-                }
-            }
-            _ => lower_by_artifact(artifact.as_mut(), value, &mut structured),
-        };
-        if let Some(mut artifact) = artifact {
-            refer_to_images(&mut artifact, &content);
-            meta.insert(ARTIFACT_META_KEY.into(), artifact);
-        }
-        CallToolResult {
-            content,
-            structured_content: structured,
-            is_error: is_error.then_some(true),
-            meta: (!meta.is_empty()).then_some(meta),
-        }
+/// The `CallToolResult` for a result's parts (see
+/// [`ToolResult::into_call_result`](super::ToolResult::into_call_result)).
+pub(super) fn call_result(value: String, is_error: bool, mut extra: Map<String, Value>) -> CallToolResult {
+    let mut artifact = match extra.get_mut("codeagent") {
+        Some(Value::Object(codeagent)) => codeagent.remove("artifact").filter(|artifact| !artifact.is_null()),
+        _ => None,
+    };
+    // An artifact that only repeats the value is what `from_mcp` rebuilds from
+    // the text block anyway: leave it off the wire.
+    if artifact.as_ref().is_some_and(|artifact| is_value_backed(artifact, &value, is_error)) {
+        artifact = None;
     }
-
-    /// Reads an MCP `CallToolResult` from any server as a three-channel result.
-    ///
-    /// The value is the text of its text blocks (and embedded text resources),
-    /// or a description of its blocks when it has no text. The artifact is
-    /// taken from `_meta` under [`ARTIFACT_META_KEY`] when valid (image bytes
-    /// restored from the content), otherwise synthesised from the blocks: images
-    /// give an image artifact, an error an error artifact, anything else text.
-    /// The content, structured content and remaining `_meta` are kept under
-    /// `extra.mcp`, and the adaptation rules of [`ToolResult::adapt`] apply.
-    ///
-    /// ```
-    /// use codeagent_core::{Channels, ToolResult};
-    /// use serde_json::json;
-    ///
-    /// let result = ToolResult::from_mcp(&json!({"content": [{"type": "text", "text": "72°F"}], "isError": false}));
-    /// assert_eq!(result.value(), "72°F");
-    /// assert_eq!(result.artifact().unwrap().kind_name(), "text");
-    /// ```
-    pub fn from_mcp(raw: &Value) -> ToolResult {
-        let Some(object) = raw.as_object() else {
-            return ToolResult::adapt(raw);
-        };
-        let content: &[Value] = object.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice);
-        let is_error = object.get("isError").and_then(Value::as_bool).unwrap_or(false);
-        let value = summarize(content);
-        let mut meta = object.get("_meta").and_then(Value::as_object).cloned().unwrap_or_default();
-        let artifact = match meta.remove(ARTIFACT_META_KEY) {
-            Some(mut artifact) => {
-                restore_images(&mut artifact, content);
-                artifact
+    let mut meta = Map::new();
+    let mut structured = None;
+    let content = match extra.remove(NATIVE_EXTRA_KEY) {
+        Some(Value::Object(mut native)) => {
+            structured = native.remove("structuredContent");
+            if let Some(Value::Object(native_meta)) = native.remove("_meta") {
+                meta = native_meta;
             }
-            None => synthesize(content, &value, is_error),
-        };
-        let mut native = Map::new();
-        native.insert("content".into(), Value::Array(content.to_vec()));
-        if let Some(structured) = object.get("structuredContent") {
-            native.insert("structuredContent".into(), structured.clone());
+            match native.remove("content").and_then(|content| serde_json::from_value::<Vec<ContentBlock>>(content).ok())
+            {
+                Some(content) if !content.is_empty() => content,
+                _ => vec![ContentBlock::text(value)],
+            }
         }
-        if !meta.is_empty() {
-            native.insert("_meta".into(), Value::Object(meta));
-        }
-        let shaped = json!({
-            "value": value,
-            "is_error": is_error,
-            "extra": { "codeagent": { "artifact": artifact }, NATIVE_EXTRA_KEY: native },
-        });
-        ToolResult::adapt(&shaped)
+        _ => lower_by_artifact(artifact.as_mut(), value, &mut structured),
+    };
+    if let Some(mut artifact) = artifact {
+        refer_to_images(&mut artifact, &content);
+        meta.insert(ARTIFACT_META_KEY.into(), artifact);
+    }
+    CallToolResult {
+        content,
+        structured_content: structured,
+        is_error: is_error.then_some(true),
+        meta: (!meta.is_empty()).then_some(meta),
     }
 }
 
-impl IntoToolResult for CallToolResult {
-    fn into_tool_result(self) -> ToolResult {
-        ToolResult::from_mcp(&self.into_wire(ProtocolVersion::LATEST, None))
+/// A result in JSON, to be adapted, for an MCP `CallToolResult` (see
+/// [`ToolResult::from_mcp`](super::ToolResult::from_mcp)).
+pub(super) fn result_json_from_mcp(object: &Map<String, Value>) -> Value {
+    let content: &[Value] = object.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+    let is_error = object.get("isError").and_then(Value::as_bool).unwrap_or(false);
+    let value = summarize(content);
+    let mut meta = object.get("_meta").and_then(Value::as_object).cloned().unwrap_or_default();
+    let artifact = match meta.remove(ARTIFACT_META_KEY) {
+        Some(mut artifact) => {
+            restore_images(&mut artifact, content);
+            artifact
+        }
+        None => synthesize(content, &value, is_error),
+    };
+    let mut native = Map::new();
+    native.insert("content".into(), Value::Array(content.to_vec()));
+    if let Some(structured) = object.get("structuredContent") {
+        native.insert("structuredContent".into(), structured.clone());
     }
+    if !meta.is_empty() {
+        native.insert("_meta".into(), Value::Object(meta));
+    }
+    json!({
+        "value": value,
+        "is_error": is_error,
+        "extra": { "codeagent": { "artifact": artifact }, NATIVE_EXTRA_KEY: native },
+    })
 }
 
 fn lower_by_artifact(artifact: Option<&mut Value>, value: String, structured: &mut Option<Value>) -> Vec<ContentBlock> {
@@ -148,7 +110,7 @@ fn lower_by_artifact(artifact: Option<&mut Value>, value: String, structured: &m
     }
 }
 
-/// Whether `artifact` is exactly the v1 artifact [`ToolResult::from_mcp`]
+/// Whether `artifact` is exactly the v1 artifact `ToolResult::from_mcp`
 /// synthesises from a lone text block holding `value`.
 fn is_value_backed(artifact: &Value, value: &str, is_error: bool) -> bool {
     let Some(object) = artifact.as_object() else { return false };
@@ -164,7 +126,7 @@ fn is_value_backed(artifact: &Value, value: &str, is_error: bool) -> bool {
     let (kind, status) = if is_error { ("error", "error") } else { ("text", "success") };
     object.len() == 7
         && payload_matches
-        && text("schema") == Some(crate::artifact::ARTIFACT_SCHEMA)
+        && text("schema") == Some(ARTIFACT_SCHEMA)
         && object.get("version").and_then(Value::as_u64) == Some(1)
         && text("kind") == Some(kind)
         && text("status") == Some(status)
@@ -227,7 +189,7 @@ fn synthesize(content: &[Value], value: &str, is_error: bool) -> Value {
         ("text", json!({ "text": value }))
     };
     json!({
-        "schema": crate::artifact::ARTIFACT_SCHEMA, "version": 1, "kind": kind, "status": status,
+        "schema": ARTIFACT_SCHEMA, "version": 1, "kind": kind, "status": status,
         "icon": null, "title": null, "payload": payload,
     })
 }

@@ -10,8 +10,6 @@ use std::fmt;
 use serde::{Serialize, ser};
 use serde_json::Value;
 
-use super::ToolError;
-
 /// Why a value could not become JSON, and where.
 #[derive(Debug)]
 pub(crate) struct JsonProblem {
@@ -19,14 +17,6 @@ pub(crate) struct JsonProblem {
     pub(crate) path: String,
     /// What is wrong.
     pub(crate) message: String,
-}
-
-impl JsonProblem {
-    /// The problem as a tool error about `what`.
-    pub(crate) fn into_tool_error(self, what: &str) -> ToolError {
-        let location = if self.path.is_empty() { String::new() } else { format!(" at `{}`", self.path) };
-        ToolError::new(format!("{what} is not valid JSON{location}: {}", self.message))
-    }
 }
 
 /// Converts `value` to JSON, failing with the path of any non-finite number
@@ -40,23 +30,11 @@ pub(crate) fn to_json_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, J
     serde_json::to_value(value).map_err(|error| JsonProblem { path: String::new(), message: error.to_string() })
 }
 
-/// [`to_json_value`] with the problem as a tool error about `what`.
-pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<Value, ToolError> {
-    to_json_value(value).map_err(|problem| problem.into_tool_error(what))
-}
-
 struct FiniteScan;
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 struct NotFinite(String);
-
-impl fmt::Display for NotFinite {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NotFinite {}
 
 impl ser::Error for NotFinite {
     fn custom<T: fmt::Display>(message: T) -> Self {
