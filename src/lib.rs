@@ -25,7 +25,9 @@ pub mod prelude {
 /// changes without notice.
 #[doc(hidden)]
 pub mod __private {
-    pub use codeagent_core::__private::{Injected, ToolParam, check, decode_arguments, run_blocking, run_inline};
+    pub use codeagent_core::__private::{
+        Injected, ToolParam, annotations, check, decode_arguments, run_blocking, run_inline,
+    };
     pub use codeagent_core::IntoToolResult;
     pub use codeagent_core::mcp::{Icon, ToolAnnotations};
     pub use codeagent_core::toolbox::{Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};

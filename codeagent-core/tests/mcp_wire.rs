@@ -605,15 +605,13 @@ fn tool(name: &str) -> ToolDefinition {
 }
 
 fn tool_definitions() -> Vec<(String, ToolDefinition)> {
-    let hints = ToolAnnotations {
-        title: None,
-        read_only_hint: Some(true),
-        destructive_hint: Some(false),
-        idempotent_hint: Some(true),
-        open_world_hint: Some(false),
-    };
+    let hints = ToolAnnotations::new()
+        .read_only_hint(true)
+        .destructive_hint(false)
+        .idempotent_hint(true)
+        .open_world_hint(false);
     let mut everything = tool("everything").with_title("Everything").with_description("All the fields.");
-    everything.annotations = Some(ToolAnnotations { title: Some("Hinted title".into()), ..hints.clone() });
+    everything.annotations = Some(hints.clone().title("Hinted title"));
     everything.icons = Some(vec![icon(), Icon::new("https://example.com/light.svg").theme(Theme::Light)]);
     everything.meta = Some(Map::from_iter([("example.com/owner".to_owned(), json!("team"))]));
     everything.output_schema =
@@ -635,7 +633,7 @@ fn tool_definitions() -> Vec<(String, ToolDefinition)> {
         }),
         with("title+annotations.title", &|tool| {
             tool.title = Some("Adder".into());
-            tool.annotations = Some(ToolAnnotations { title: Some("Hinted".into()), ..ToolAnnotations::default() });
+            tool.annotations = Some(ToolAnnotations::new().title("Hinted"));
         }),
         with("empty annotations", &|tool| tool.annotations = Some(ToolAnnotations::default())),
         with("icons", &|tool| tool.icons = Some(vec![icon()])),
@@ -997,7 +995,7 @@ fn tool_title_per_version() {
     }
     // An explicit annotations title wins in 2025-03-26.
     let mut both = titled.clone();
-    both.annotations = Some(ToolAnnotations { title: Some("Hinted".into()), ..ToolAnnotations::default() });
+    both.annotations = Some(ToolAnnotations::new().title("Hinted"));
     assert_eq!(both.to_wire(V2025_03)["annotations"]["title"], "Hinted");
     // Boolean property schemas become object schemas where the schema requires them.
     let mut boolean = tool("b");

@@ -257,13 +257,7 @@ pub(crate) fn spec_fn_tokens(
                     .origin(#p::env!("CARGO_PKG_NAME"), #p::env!("CARGO_PKG_VERSION"))
                     .description(#description)
                     #title
-                    .annotations(#p::ToolAnnotations {
-                        title: #p::Option::None,
-                        read_only_hint: #read_only,
-                        destructive_hint: #destructive,
-                        idempotent_hint: #idempotent,
-                        open_world_hint: #open_world,
-                    })
+                    .annotations(#p::annotations(#read_only, #destructive, #idempotent, #open_world))
                     #(#icons)*
                     #(#meta)*
                     #output

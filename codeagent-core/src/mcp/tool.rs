@@ -8,6 +8,7 @@ use super::{Icon, ProtocolVersion};
 /// confirm a call. They are hints, not guarantees.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolAnnotations {
     /// A display title (the tool's own `title` takes precedence from 2025-06-18).
     #[serde(default, skip_serializing_if = "Option::is_none")]
