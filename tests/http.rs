@@ -11,7 +11,7 @@
 //! hang fails instead of hanging CI.
 //!
 //! Every JSON-RPC message the server sends is validated against the official
-//! schema of its era (`tests/support`): results against their definitions
+//! schema of its era (`codeagent_test_support`): results against their definitions
 //! (`InitializeResult`, `ListToolsResult`, `CallToolResult`, `DiscoverResult`,
 //! with the "every key is defined by that version" check), errors against the
 //! error envelope and, in 2026-07-28, the specific error definitions
@@ -22,8 +22,7 @@
 //! admits: it is validated as if the id were absent (2025-11-25 and later,
 //! where the id is optional), and the tests assert the null explicitly.
 
-#[path = "../codeagent-core/tests/support/mod.rs"]
-mod support;
+use codeagent_test_support as support;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -32,7 +31,6 @@ use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use base64::Engine as _;
 use codeagent::server::http::{BearerToken, HttpOptions};
 use codeagent::server::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY};
 use codeagent::{Context, ProtocolVersion, Server, ToolError, Toolbox};
@@ -519,7 +517,7 @@ fn parse_event(block: &str) -> Option<Event> {
 /// `result` is the open `Result` definition.
 #[track_caller]
 fn assert_schema(version: ProtocolVersion, name: &str, value: &Value) {
-    if let Err(problems) = support::schema::validate(version, name, value) {
+    if let Err(problems) = support::schema::validate(version.as_str(), name, value) {
         panic!("{version} {name}:\n  {}\nvalue: {value}", problems.join("\n  "));
     }
 }
@@ -543,7 +541,7 @@ fn without_null_id(version: ProtocolVersion, message: &Value) -> Value {
 fn check_error(version: ProtocolVersion, message: &Value) -> i64 {
     let envelope = if version >= V2025_11 { "JSONRPCErrorResponse" } else { "JSONRPCError" };
     let shown = without_null_id(version, message);
-    support::assert_valid(version, envelope, &shown);
+    support::assert_valid(version.as_str(), envelope, &shown);
     let code = message["error"]["code"].as_i64().expect("an integer error code");
     assert!(
         matches!(code, -32700 | -32603..=-32600 | -32022..=-32020),
@@ -552,13 +550,13 @@ fn check_error(version: ProtocolVersion, message: &Value) -> i64 {
     assert!(message["error"]["message"].as_str().is_some_and(|text| !text.is_empty()), "an error message: {message}");
     if version == V2026 {
         match code {
-            -32700 => support::assert_valid(version, "ParseError", &message["error"]),
-            -32600 => support::assert_valid(version, "InvalidRequestError", &message["error"]),
-            -32601 => support::assert_valid(version, "MethodNotFoundError", &message["error"]),
-            -32602 => support::assert_valid(version, "InvalidParamsError", &message["error"]),
-            -32603 => support::assert_valid(version, "InternalError", &message["error"]),
-            -32020 => support::assert_valid(version, "HeaderMismatchError", &shown),
-            -32022 => support::assert_valid(version, "UnsupportedProtocolVersionError", &shown),
+            -32700 => support::assert_valid(version.as_str(), "ParseError", &message["error"]),
+            -32600 => support::assert_valid(version.as_str(), "InvalidRequestError", &message["error"]),
+            -32601 => support::assert_valid(version.as_str(), "MethodNotFoundError", &message["error"]),
+            -32602 => support::assert_valid(version.as_str(), "InvalidParamsError", &message["error"]),
+            -32603 => support::assert_valid(version.as_str(), "InternalError", &message["error"]),
+            -32020 => support::assert_valid(version.as_str(), "HeaderMismatchError", &shown),
+            -32022 => support::assert_valid(version.as_str(), "UnsupportedProtocolVersionError", &shown),
             _ => {}
         }
     }
@@ -570,7 +568,7 @@ fn check_error(version: ProtocolVersion, message: &Value) -> i64 {
 fn check_result(version: ProtocolVersion, definition: &str, message: &Value) {
     let envelope = if version >= V2025_11 { "JSONRPCResultResponse" } else { "JSONRPCResponse" };
     assert_schema(version, envelope, message);
-    support::assert_valid(version, definition, &message["result"]);
+    support::assert_valid(version.as_str(), definition, &message["result"]);
     if version == V2026 {
         assert_eq!(message["result"]["resultType"], "complete", "every 2026 result has resultType: {message}");
         assert_eq!(
@@ -598,7 +596,7 @@ fn check_notification(version: ProtocolVersion, message: &Value) {
         // Before 2025-11-25 the notification definitions leave `jsonrpc` to the envelope.
         inner.as_object_mut().unwrap().remove("jsonrpc");
     }
-    support::assert_valid(version, definition, &inner);
+    support::assert_valid(version.as_str(), definition, &inner);
 }
 
 /// Asserts an HTTP error: `status`, a JSON body holding a JSON-RPC error with
@@ -1228,7 +1226,7 @@ async fn modern_missing_or_mismatching_name_header_is_400_header_mismatch() {
         let response = modern_post(served.addr, &call).without("Mcp-Name").send().await;
         expect_error(response, StatusCode::BAD_REQUEST, HEADER_MISMATCH, json!(6), V2026).await;
         // Base64-sentinel values are decoded before comparing.
-        let encoded = format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode("add"));
+        let encoded = format!("=?base64?{}?=", support::base64_encode("add"));
         let response = modern_post(served.addr, &call).header("Mcp-Name", encoded).send().await;
         assert_eq!(response.status, StatusCode::OK);
     })
@@ -1300,7 +1298,7 @@ async fn modern_x_mcp_header_argument_is_accepted_plain_base64_or_absent() {
 
         // A value that is not a plain token travels base64-encoded.
         let value = "zürich 1";
-        let encoded = format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(value));
+        let encoded = format!("=?base64?{}?=", support::base64_encode(value));
         let call = modern(3, "tools/call", json!({"name": "forecast", "arguments": {"city": "Bern", "region": value}}));
         let response = modern_post(served.addr, &call).header("Mcp-Param-Region", encoded).send().await;
         assert_eq!(response.status, StatusCode::OK);
@@ -1651,31 +1649,31 @@ async fn gallery_serves_http_with_the_http_flag() {
         assert_eq!(response.status, StatusCode::OK);
         let id = response.header("mcp-session-id").expect("a session").to_owned();
         let init = response.json().await;
-        support::assert_valid(V2025_11, "InitializeResult", &init["result"]);
+        support::assert_valid(V2025_11.as_str(), "InitializeResult", &init["result"]);
         assert_eq!(init["result"]["serverInfo"]["name"], "codeagent-gallery");
         let session = Session { addr, id, version: V2025_11 };
         let listing = session.post().json(&request(1, "tools/list", json!({}))).send().await.json().await;
-        support::assert_valid(V2025_11, "ListToolsResult", &listing["result"]);
+        support::assert_valid(V2025_11.as_str(), "ListToolsResult", &listing["result"]);
         let names = tool_names(&listing);
         for tool in ["add", "greet", "count_with_progress", "slow"] {
             assert!(names.contains(&tool), "{tool} in {names:?}");
         }
         let call = request(2, "tools/call", json!({"name": "add", "arguments": {"a": 2, "b": 3}}));
         let (_, sum) = session.post().json(&call).send().await.exchange().await;
-        support::assert_valid(V2025_11, "CallToolResult", &sum["result"]);
+        support::assert_valid(V2025_11.as_str(), "CallToolResult", &sum["result"]);
         assert_eq!(first_text(&sum), "5");
 
         // Modern: stateless listing and call.
         let response = modern_post(addr, &modern(3, "tools/list", json!({}))).send().await;
         assert_eq!(response.status, StatusCode::OK);
         let (_, listing) = response.exchange().await;
-        support::assert_valid(V2026, "ListToolsResult", &listing["result"]);
+        support::assert_valid(V2026.as_str(), "ListToolsResult", &listing["result"]);
         assert!(tool_names(&listing).contains(&"add"));
         let call = modern(4, "tools/call", json!({"name": "add", "arguments": {"a": 20, "b": 22}}));
         let response = modern_post(addr, &call).send().await;
         assert_eq!(response.status, StatusCode::OK);
         let (_, sum) = response.exchange().await;
-        support::assert_valid(V2026, "CallToolResult", &sum["result"]);
+        support::assert_valid(V2026.as_str(), "CallToolResult", &sum["result"]);
         assert_eq!(sum["result"]["resultType"], "complete");
         assert_eq!(first_text(&sum), "42");
 

@@ -3,7 +3,7 @@
 //! Every test drives `Server::serve` through a small [`Client`] that writes
 //! JSON lines and reads the server's lines with a timeout (a hang fails the
 //! test instead of hanging CI). Every message the server writes is checked
-//! against the official schema of the era it belongs to (`tests/support`):
+//! against the official schema of the era it belongs to (`codeagent_test_support`):
 //!
 //! - a response to a legacy request against the negotiated version (or
 //!   2025-11-25, which the server assumes before `initialize`): the JSON-RPC
@@ -22,8 +22,7 @@
 //! validated as if the id were absent (or, where an id is required, any id),
 //! and the tests assert the null explicitly.
 
-#[path = "../codeagent-core/tests/support/mod.rs"]
-mod support;
+use codeagent_test_support as support;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -248,7 +247,7 @@ fn toolbox() -> Toolbox {
 /// `result` is the open `Result` definition.
 #[track_caller]
 fn assert_schema(version: ProtocolVersion, name: &str, value: &Value) {
-    if let Err(problems) = support::schema::validate(version, name, value) {
+    if let Err(problems) = support::schema::validate(version.as_str(), name, value) {
         panic!("{version} {name}:\n  {}\nvalue: {value}", problems.join("\n  "));
     }
 }
@@ -298,7 +297,7 @@ fn without_null_id(version: ProtocolVersion, message: &Value) -> Value {
 fn check_error(version: ProtocolVersion, message: &Value) {
     let envelope = if version >= V2025_11 { "JSONRPCErrorResponse" } else { "JSONRPCError" };
     let shown = without_null_id(version, message);
-    support::assert_valid(version, envelope, &shown);
+    support::assert_valid(version.as_str(), envelope, &shown);
     let code = message["error"]["code"].as_i64().expect("an integer error code");
     assert!(
         matches!(code, -32700 | -32603..=-32600 | -32022),
@@ -306,10 +305,10 @@ fn check_error(version: ProtocolVersion, message: &Value) {
     );
     if version == V2026 {
         if let Some(definition) = modern_error_definition(code) {
-            support::assert_valid(version, definition, &message["error"]);
+            support::assert_valid(version.as_str(), definition, &message["error"]);
         }
         if code == UNSUPPORTED_VERSION {
-            support::assert_valid(version, "UnsupportedProtocolVersionError", &shown);
+            support::assert_valid(version.as_str(), "UnsupportedProtocolVersionError", &shown);
         }
     }
 }
@@ -319,7 +318,7 @@ fn check_error(version: ProtocolVersion, message: &Value) {
 fn check_result(version: ProtocolVersion, definition: &str, message: &Value) {
     let envelope = if version >= V2025_11 { "JSONRPCResultResponse" } else { "JSONRPCResponse" };
     assert_schema(version, envelope, message);
-    support::assert_valid(version, definition, &message["result"]);
+    support::assert_valid(version.as_str(), definition, &message["result"]);
     if version == V2026 {
         assert_eq!(message["result"]["resultType"], "complete", "every 2026 result has resultType: {message}");
     } else {
@@ -344,7 +343,7 @@ fn check_notification(version: ProtocolVersion, message: &Value) {
         // Before 2025-11-25 the notification definitions leave `jsonrpc` to the envelope.
         inner.as_object_mut().unwrap().remove("jsonrpc");
     }
-    support::assert_valid(version, definition, &inner);
+    support::assert_valid(version.as_str(), definition, &inner);
 }
 
 // ---------------------------------------------------------------------------

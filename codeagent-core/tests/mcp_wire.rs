@@ -1,9 +1,10 @@
 //! The MCP wire format, checked against the official schemas of every version.
 //!
 //! - the official `schema.json` of each version is compiled once and values are
-//!   validated against a definition inside it (`tests/support/schema.rs`);
+//!   validated against a definition inside it (`codeagent_test_support::schema`,
+//!   with the schemas vendored in `test-support/mcp/`);
 //! - the schemas allow unknown keys, so a second checker requires every key
-//!   to be defined by that version (`tests/support/keys.rs`);
+//!   to be defined by that version (`codeagent_test_support::keys`);
 //! - a table of cases (content blocks, typed outputs, explicit results, tool
 //!   definitions, tools/list) is serialised for every `ProtocolVersion::ALL`
 //!   and each (case, version) pair is validated;
@@ -11,8 +12,6 @@
 //!   to the same JSON;
 //! - `ToolResult` -> MCP -> `ToolResult` round trips, and foreign MCP results;
 //! - invalid content is refused, naming the field.
-
-mod support;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -28,8 +27,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use support::keys::undefined_keys;
-use support::schema::{schema, schema_root};
+use codeagent_test_support as support;
+use codeagent_test_support::keys::undefined_keys;
+use codeagent_test_support::schema::schema;
 
 const V2024: ProtocolVersion = ProtocolVersion::V2024_11_05;
 const V2025_03: ProtocolVersion = ProtocolVersion::V2025_03_26;
@@ -60,8 +60,8 @@ fn wav() -> Vec<u8> {
 #[test]
 fn every_version_schema_compiles_once_with_its_draft() {
     for version in ProtocolVersion::ALL {
-        let compiled = schema(version);
-        assert!(std::ptr::eq(compiled, schema(version)), "{version}: compiled once and cached");
+        let compiled = schema(version.as_str());
+        assert!(std::ptr::eq(compiled, schema(version.as_str())), "{version}: compiled once and cached");
         let expected_container = if version <= V2025_06 { "definitions" } else { "$defs" };
         assert_eq!(compiled.container, expected_container, "{version}");
         for name in ["CallToolResult", "Tool", "ListToolsResult", "ContentBlock", "TextContent", "EmbeddedResource"] {
@@ -77,28 +77,31 @@ fn every_version_schema_compiles_once_with_its_draft() {
 fn validator_checks_the_named_definition_and_formats() {
     let text = json!({"type": "text", "text": "hi"});
     for version in ProtocolVersion::ALL {
-        assert!(schema(version).validate("TextContent", &text).is_ok(), "{version}");
-        assert!(schema(version).validate("ContentBlock", &text).is_ok(), "{version}");
+        assert!(schema(version.as_str()).validate("TextContent", &text).is_ok(), "{version}");
+        assert!(schema(version.as_str()).validate("ContentBlock", &text).is_ok(), "{version}");
         // The definition, not the whole document, is what is checked.
-        assert!(schema(version).validate("TextContent", &json!({"type": "image", "text": "hi"})).is_err(), "{version}");
-        assert!(schema(version).validate("CallToolResult", &json!({"content": "nope"})).is_err(), "{version}");
+        assert!(
+            schema(version.as_str()).validate("TextContent", &json!({"type": "image", "text": "hi"})).is_err(),
+            "{version}"
+        );
+        assert!(schema(version.as_str()).validate("CallToolResult", &json!({"content": "nope"})).is_err(), "{version}");
         // `format: byte` is checked as base64, `format: uri` as a URI.
         let bad_image = json!({"type": "image", "data": "%%%", "mimeType": "image/png"});
-        assert!(schema(version).validate("ImageContent", &bad_image).is_err(), "{version}");
+        assert!(schema(version.as_str()).validate("ImageContent", &bad_image).is_err(), "{version}");
         let bad_uri = json!({"type": "resource", "resource": {"uri": "not a uri", "text": "x"}});
-        assert!(schema(version).validate("EmbeddedResource", &bad_uri).is_err(), "{version}");
+        assert!(schema(version.as_str()).validate("EmbeddedResource", &bad_uri).is_err(), "{version}");
     }
     // ContentBlock before 2025-06-18 is the inline union of CallToolResult.content.
     let link = json!({"type": "resource_link", "uri": "file:///a", "name": "a"});
-    assert!(schema(V2025_03).validate("ContentBlock", &link).is_err());
-    assert!(schema(V2025_06).validate("ContentBlock", &link).is_ok());
+    assert!(schema(V2025_03.as_str()).validate("ContentBlock", &link).is_err());
+    assert!(schema(V2025_06.as_str()).validate("ContentBlock", &link).is_ok());
     let audio = json!({"type": "audio", "data": WAV_B64, "mimeType": "audio/wav"});
-    assert!(schema(V2024).validate("ContentBlock", &audio).is_err());
-    assert!(schema(V2025_03).validate("ContentBlock", &audio).is_ok());
+    assert!(schema(V2024.as_str()).validate("ContentBlock", &audio).is_err());
+    assert!(schema(V2025_03.as_str()).validate("ContentBlock", &audio).is_ok());
     // resultType is required in 2026-07-28 only.
     let plain = json!({"content": [text]});
-    assert!(schema(V2025_11).validate("CallToolResult", &plain).is_ok());
-    assert!(schema(V2026).validate("CallToolResult", &plain).is_err());
+    assert!(schema(V2025_11.as_str()).validate("CallToolResult", &plain).is_ok());
+    assert!(schema(V2026.as_str()).validate("CallToolResult", &plain).is_err());
 }
 
 // ---------------------------------------------------------------------------
@@ -109,44 +112,44 @@ fn validator_checks_the_named_definition_and_formats() {
 fn key_checker_rejects_keys_a_version_does_not_define() {
     // `title` on a tool sent to 2024-11-05: the schema alone accepts it.
     let tool = json!({"name": "add", "title": "Add", "inputSchema": {"type": "object"}});
-    assert!(schema(V2024).validate("Tool", &tool).is_ok(), "the schema allows unknown keys");
-    assert_eq!(undefined_keys(schema(V2024), "Tool", &tool), ["$.title: not defined by 2024-11-05"]);
-    assert!(undefined_keys(schema(V2025_06), "Tool", &tool).is_empty());
-    assert!(support::check(V2024, "Tool", &tool).unwrap_err().contains("$.title"));
+    assert!(schema(V2024.as_str()).validate("Tool", &tool).is_ok(), "the schema allows unknown keys");
+    assert_eq!(undefined_keys(schema(V2024.as_str()), "Tool", &tool), ["$.title: not defined by 2024-11-05"]);
+    assert!(undefined_keys(schema(V2025_06.as_str()), "Tool", &tool).is_empty());
+    assert!(support::check(V2024.as_str(), "Tool", &tool).unwrap_err().contains("$.title"));
 
     // `icons` on a resource link sent to 2025-06-18.
     let result = json!({"content": [{"type": "resource_link", "uri": "file:///a.txt", "name": "a.txt",
         "icons": [{"src": "https://example.com/a.png"}]}]});
-    assert!(schema(V2025_06).validate("CallToolResult", &result).is_ok(), "the schema allows unknown keys");
+    assert!(schema(V2025_06.as_str()).validate("CallToolResult", &result).is_ok(), "the schema allows unknown keys");
     assert_eq!(
-        undefined_keys(schema(V2025_06), "CallToolResult", &result),
+        undefined_keys(schema(V2025_06.as_str()), "CallToolResult", &result),
         ["$.content[0].icons: not defined by 2025-06-18"]
     );
-    assert!(undefined_keys(schema(V2025_11), "CallToolResult", &result).is_empty());
+    assert!(undefined_keys(schema(V2025_11.as_str()), "CallToolResult", &result).is_empty());
 
     // `lastModified` in annotations (a `$ref` in 2025-03-26, inline in 2024-11-05) is walked.
     let annotated = json!({"content": [{"type": "text", "text": "x",
         "annotations": {"priority": 0.5, "lastModified": "2025-01-12T15:00:58Z"}}]});
     for version in [V2024, V2025_03] {
-        assert!(schema(version).validate("CallToolResult", &annotated).is_ok());
+        assert!(schema(version.as_str()).validate("CallToolResult", &annotated).is_ok());
         assert_eq!(
-            undefined_keys(schema(version), "CallToolResult", &annotated),
+            undefined_keys(schema(version.as_str()), "CallToolResult", &annotated),
             [format!("$.content[0].annotations.lastModified: not defined by {version}")]
         );
     }
-    assert!(undefined_keys(schema(V2025_06), "CallToolResult", &annotated).is_empty());
+    assert!(undefined_keys(schema(V2025_06.as_str()), "CallToolResult", &annotated).is_empty());
 
     // `_meta` on a block before 2025-06-18, and `structuredContent` before 2025-06-18.
     let meta_block =
         json!({"content": [{"type": "text", "text": "x", "_meta": {"a": 1}}], "structuredContent": {"a": 1}});
     assert_eq!(
-        undefined_keys(schema(V2025_03), "CallToolResult", &meta_block),
+        undefined_keys(schema(V2025_03.as_str()), "CallToolResult", &meta_block),
         ["$.content[0]._meta: not defined by 2025-03-26", "$.structuredContent: not defined by 2025-03-26"]
     );
-    assert!(undefined_keys(schema(V2025_06), "CallToolResult", &meta_block).is_empty());
+    assert!(undefined_keys(schema(V2025_06.as_str()), "CallToolResult", &meta_block).is_empty());
 
     // A block type a version lacks matches no branch of its union.
-    let problems = undefined_keys(schema(V2025_03), "CallToolResult", &result);
+    let problems = undefined_keys(schema(V2025_03.as_str()), "CallToolResult", &result);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].starts_with("$.content[0]: matches no branch"), "{problems:?}");
 
@@ -154,25 +157,25 @@ fn key_checker_rejects_keys_a_version_does_not_define() {
     let embedded =
         json!({"content": [{"type": "resource", "resource": {"uri": "file:///a", "blob": "AA==", "size": 1}}]});
     assert_eq!(
-        undefined_keys(schema(V2026), "CallToolResult", &embedded),
+        undefined_keys(schema(V2026.as_str()), "CallToolResult", &embedded),
         ["$.content[0].resource.size: not defined by 2026-07-28"]
     );
 
     // Free-form values are not entered: `_meta`, `structuredContent`, JSON Schema bodies.
     let free = json!({"resultType": "complete", "content": [], "_meta": {"x": {"y": 1}}, "structuredContent": {"any": {"thing": 1}}});
-    assert!(undefined_keys(schema(V2026), "CallToolResult", &free).is_empty());
+    assert!(undefined_keys(schema(V2026.as_str()), "CallToolResult", &free).is_empty());
     let schema_body = json!({"name": "t", "inputSchema": {"type": "object", "$defs": {}, "additionalProperties": false,
         "properties": {"a": {"type": "string", "anything": 1}}}});
-    assert!(undefined_keys(schema(V2024), "Tool", &schema_body).is_empty());
+    assert!(undefined_keys(schema(V2024.as_str()), "Tool", &schema_body).is_empty());
 
     // ListToolsResult: walked through `tools` into each Tool and its annotations.
     let list = json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true, "bogus": 1}}]});
     assert_eq!(
-        undefined_keys(schema(V2025_03), "ListToolsResult", &list),
+        undefined_keys(schema(V2025_03.as_str()), "ListToolsResult", &list),
         ["$.tools[0].annotations.bogus: not defined by 2025-03-26"]
     );
     assert_eq!(
-        undefined_keys(schema(V2024), "ListToolsResult", &list),
+        undefined_keys(schema(V2024.as_str()), "ListToolsResult", &list),
         ["$.tools[0].annotations: not defined by 2024-11-05"]
     );
 }
@@ -217,7 +220,7 @@ impl Case {
         let mut problems = Vec::new();
         if let Wire::Call { output_schema, .. } = &self.wire {
             for (index, block) in wire["content"].as_array().into_iter().flatten().enumerate() {
-                if let Err(report) = support::check(version, "ContentBlock", block) {
+                if let Err(report) = support::check(version.as_str(), "ContentBlock", block) {
                     problems.push(format!("content[{index}]: {report}"));
                 }
             }
@@ -227,7 +230,7 @@ impl Case {
             {
                 match wire.get("structuredContent") {
                     Some(structured) => {
-                        let validator = jsonschema::validator_for(&listed)
+                        let validator = support::jsonschema::validator_for(&listed)
                             .unwrap_or_else(|error| panic!("output schema does not compile: {error}\n{listed}"));
                         let errors: Vec<String> = validator.iter_errors(structured).map(|error| error.to_string()).collect();
                         if !errors.is_empty() {
@@ -720,7 +723,8 @@ fn run_matrix(cases: &[Case]) -> (usize, Vec<String>) {
     for case in cases {
         for version in ProtocolVersion::ALL {
             let (definition, wire) = case.render(version);
-            let mut problems: Vec<String> = support::check(version, definition, &wire).err().into_iter().collect();
+            let mut problems: Vec<String> =
+                support::check(version.as_str(), definition, &wire).err().into_iter().collect();
             problems.extend(case.extra_checks(version, &wire));
             if problems.is_empty() {
                 validated += 1;
@@ -888,7 +892,7 @@ fn output_schema_per_version() {
     assert_eq!(wrapped["$defs"], json!({"Row": {"type": "string"}}));
     assert_eq!(wrapped["$schema"], "https://json-schema.org/draft/2020-12/schema");
     assert_eq!(wrapped["properties"]["result"], json!({"type": "array", "items": {"$ref": "#/$defs/Row"}}));
-    let validator = jsonschema::validator_for(&wrapped).unwrap();
+    let validator = support::jsonschema::validator_for(&wrapped).unwrap();
     assert!(validator.is_valid(&json!({"result": ["a"]})));
     assert!(!validator.is_valid(&json!({"result": [1]})));
 }
@@ -901,7 +905,7 @@ fn boolean_output_schemas_are_listed_as_object_schemas() {
         let mut definition = tool("t");
         definition.output_schema = Some(root.clone());
         for version in ProtocolVersion::ALL {
-            if let Err(report) = support::check(version, "Tool", &definition.to_wire(version)) {
+            if let Err(report) = support::check(version.as_str(), "Tool", &definition.to_wire(version)) {
                 failures.push(format!("output schema {root}: {report}"));
             }
         }
@@ -919,7 +923,7 @@ fn output_schema_property_schemas_are_objects_for_legacy_versions() {
     assert_eq!(definition.output_schema.as_ref().unwrap()["properties"]["tags"], json!(true));
     let mut failures = Vec::new();
     for version in ProtocolVersion::ALL {
-        if let Err(report) = support::check(version, "Tool", &definition.to_wire(version)) {
+        if let Err(report) = support::check(version.as_str(), "Tool", &definition.to_wire(version)) {
             failures.push(report);
         }
     }
@@ -937,7 +941,7 @@ fn wrapped_output_schemas_keep_self_references() {
     for version in [V2025_06, V2025_11, V2026] {
         let listed = output_schema_for(&declared, version).unwrap();
         let structured = wire.to_wire(version, Some(&declared))["structuredContent"].clone();
-        let validator = jsonschema::validator_for(&listed).unwrap();
+        let validator = support::jsonschema::validator_for(&listed).unwrap();
         let errors: Vec<String> = validator.iter_errors(&structured).map(|error| error.to_string()).collect();
         assert!(errors.is_empty(), "{version}: {errors:?}\nstructuredContent {structured}\noutputSchema {listed}");
     }
@@ -1054,7 +1058,7 @@ fn typed_outputs_lower_per_design() {
 // ---------------------------------------------------------------------------
 
 fn examples_dir() -> PathBuf {
-    schema_root().join("examples").join("2026-07-28")
+    codeagent_test_support::examples_dir("2026-07-28")
 }
 
 fn example_files(dir: &str) -> Vec<(String, Value)> {
@@ -1076,7 +1080,7 @@ fn example_files(dir: &str) -> Vec<(String, Value)> {
 
 /// The block types the 2026-07-28 `ContentBlock` union references.
 fn content_block_types() -> Vec<String> {
-    let union = schema(V2026).definition("ContentBlock").unwrap();
+    let union = schema(V2026.as_str()).definition("ContentBlock").unwrap();
     union["anyOf"]
         .as_array()
         .unwrap()
@@ -1160,7 +1164,7 @@ fn official_examples_parse_and_reserialise_identically() {
         assert!(!files.is_empty(), "no examples in {dir}");
         for (file, original) in files {
             // The example is valid for its own definition (a check of the checkers too).
-            if let Err(report) = support::check(V2026, dir, &original) {
+            if let Err(report) = support::check(V2026.as_str(), dir, &original) {
                 failures.push(format!("{file}: official example fails our validator: {report}"));
             }
             match roundtrip_example(dir, &file, &original) {
@@ -1192,7 +1196,9 @@ fn official_examples_lower_validly_to_every_version() {
         for (file, original) in example_files(dir) {
             let block: ContentBlock = serde_json::from_value(original).unwrap();
             for version in ProtocolVersion::ALL {
-                if let Err(report) = support::check(version, "CallToolResult", &wire_of(block.clone(), version)) {
+                if let Err(report) =
+                    support::check(version.as_str(), "CallToolResult", &wire_of(block.clone(), version))
+                {
                     failures.push(format!("{file}: {report}"));
                 }
                 pairs += 1;
@@ -1202,7 +1208,7 @@ fn official_examples_lower_validly_to_every_version() {
     for (file, original) in example_files("CallToolResult") {
         let result: CallToolResult = serde_json::from_value(original).unwrap();
         for version in ProtocolVersion::ALL {
-            if let Err(report) = support::check(version, "CallToolResult", &result.to_wire(version, None)) {
+            if let Err(report) = support::check(version.as_str(), "CallToolResult", &result.to_wire(version, None)) {
                 failures.push(format!("{file}: {report}"));
             }
             pairs += 1;
@@ -1211,7 +1217,7 @@ fn official_examples_lower_validly_to_every_version() {
     for (file, original) in example_files("Tool") {
         let tool: ToolDefinition = serde_json::from_value(original).unwrap();
         for version in ProtocolVersion::ALL {
-            if let Err(report) = support::check(version, "Tool", &tool.to_wire(version)) {
+            if let Err(report) = support::check(version.as_str(), "Tool", &tool.to_wire(version)) {
                 failures.push(format!("{file}: {report}"));
             }
             pairs += 1;
@@ -1228,7 +1234,7 @@ fn sampling_only_content_is_not_a_tool_result_block() {
     for dir in ["ToolUseContent", "ToolResultContent"] {
         assert!(!members.contains(&dir.to_owned()));
         for (file, original) in example_files(dir) {
-            assert!(schema(V2026).validate("ContentBlock", &original).is_err(), "{file}");
+            assert!(schema(V2026.as_str()).validate("ContentBlock", &original).is_err(), "{file}");
             assert!(serde_json::from_value::<ContentBlock>(original).is_err(), "{file}");
         }
     }
@@ -1356,7 +1362,7 @@ fn foreign_results_lower_back_to_their_own_content() {
     assert_eq!(back["_meta"]["example.com/x"], 1);
     // The synthesised text artifact only repeats the text: it is not sent.
     assert!(back["_meta"].get(ARTIFACT_META_KEY).is_none());
-    support::assert_valid(V2026, "CallToolResult", &back);
+    support::assert_valid(V2026.as_str(), "CallToolResult", &back);
 }
 
 /// The first place where two values differ, as `path: left != right` (values shortened).
@@ -1503,7 +1509,7 @@ fn uris_the_schema_rejects_are_refused_by_the_constructors() {
             match block {
                 Err(error) => assert!(error.field().ends_with("uri"), "{error}"),
                 Ok(block) => {
-                    if let Err(errors) = schema(V2026).validate("CallToolResult", &wire_of(block, V2026)) {
+                    if let Err(errors) = schema(V2026.as_str()).validate("CallToolResult", &wire_of(block, V2026)) {
                         accepted_but_invalid
                             .push(format!("ContentBlock::{constructor}({uri:?}): {}", errors.join("; ")));
                     }
@@ -1527,7 +1533,9 @@ fn structured_content_is_protocol_valid_whatever_the_declared_schema() {
     let result = CallToolResult::from_structured(&json!([1, 2])).unwrap();
     let mut failures = Vec::new();
     for version in ProtocolVersion::ALL {
-        if let Err(report) = support::check(version, "CallToolResult", &result.to_wire(version, Some(&declared))) {
+        if let Err(report) =
+            support::check(version.as_str(), "CallToolResult", &result.to_wire(version, Some(&declared)))
+        {
             failures.push(report);
         }
     }

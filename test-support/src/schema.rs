@@ -9,23 +9,18 @@
 //! `byte` checked as standard base64), and the validator for
 //! `#/<container>/<Name>` is looked up per call.
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use base64::Engine as _;
-use codeagent_core::mcp::ProtocolVersion;
 use jsonschema::{Draft, ValidatorMap};
 use serde_json::Value;
 
-/// Where the official schemas live.
-pub fn schema_root() -> PathBuf {
-    std::env::var_os("MCP_SCHEMA_ROOT").map_or_else(|| PathBuf::from("/work/shared/mcp"), PathBuf::from)
-}
+use crate::{VERSIONS, mcp_root};
 
 /// One version's schema document, its draft and its compiled validators.
 pub struct VersionSchema {
-    /// The version.
-    pub version: ProtocolVersion,
+    /// The version, such as `"2025-06-18"`.
+    pub version: &'static str,
     /// The whole `schema.json`.
     pub document: Value,
     /// `definitions` (draft-07) or `$defs` (2020-12).
@@ -36,8 +31,8 @@ pub struct VersionSchema {
 }
 
 impl VersionSchema {
-    fn load(version: ProtocolVersion) -> VersionSchema {
-        let path = schema_root().join("schema").join(version.as_str()).join("schema.json");
+    fn load(version: &'static str) -> VersionSchema {
+        let path = mcp_root().join("schema").join(version).join("schema.json");
         let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
         let document: Value =
             serde_json::from_str(&text).unwrap_or_else(|error| panic!("parsing {}: {error}", path.display()));
@@ -120,15 +115,19 @@ impl VersionSchema {
     }
 }
 
-/// The compiled schema of `version`: loaded and compiled on first use, once.
-pub fn schema(version: ProtocolVersion) -> &'static VersionSchema {
+/// The compiled schema of `version` (one of [`VERSIONS`]): loaded and
+/// compiled on first use, once. Panics on an unknown version.
+pub fn schema(version: &str) -> &'static VersionSchema {
     static CACHE: [OnceLock<VersionSchema>; 5] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let index = ProtocolVersion::ALL.iter().position(|candidate| *candidate == version).expect("a known version");
-    CACHE[index].get_or_init(|| VersionSchema::load(version))
+    let index = VERSIONS
+        .iter()
+        .position(|candidate| *candidate == version)
+        .unwrap_or_else(|| panic!("no vendored schema for version {version:?}"));
+    CACHE[index].get_or_init(|| VersionSchema::load(VERSIONS[index]))
 }
 
 /// Validates `value` against definition `name` of `version`'s schema.
-pub fn validate(version: ProtocolVersion, name: &str, value: &Value) -> Result<(), Vec<String>> {
+pub fn validate(version: &str, name: &str, value: &Value) -> Result<(), Vec<String>> {
     schema(version).validate(name, value)
 }

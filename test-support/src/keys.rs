@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::schema::VersionSchema;
+use crate::schema::VersionSchema;
 
 /// Keys whose values are free-form JSON and are not walked.
 pub const FREE_FORM: [&str; 4] = ["_meta", "structuredContent", "inputSchema", "outputSchema"];
