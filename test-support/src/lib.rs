@@ -7,7 +7,8 @@
 //! - [`schema`]: each version's `schema.json` compiled once, and validation of
 //!   a value against one named definition;
 //! - [`keys`]: the "every key is defined by that version" checker;
-//! - [`check`] / [`assert_valid`]: both at once.
+//! - [`check`] / [`assert_valid`]: both at once;
+//! - [`wire`]: whole JSON-RPC responses, errors and notifications of an era.
 //!
 //! The crate does not depend on `codeagent` or `codeagent-core` (both use it
 //! as a dev-dependency): protocol versions are their strings, such as
@@ -19,6 +20,7 @@ pub use jsonschema;
 
 pub mod keys;
 pub mod schema;
+pub mod wire;
 
 use std::path::PathBuf;
 
