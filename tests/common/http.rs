@@ -4,6 +4,7 @@
 //! controls every header, including `Host`, and can hang up on a stream).
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use codeagent::server::http::HttpOptions;
 use codeagent::server::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY};
@@ -209,7 +210,7 @@ impl Response {
     pub fn sse(self) -> Sse {
         assert_eq!(self.status, StatusCode::OK, "an SSE stream is a 200");
         assert!(self.is_sse(), "an SSE stream, not {:?}", self.content_type());
-        Sse { body: self.body, buffer: Vec::new(), ended: false, _connection: self.connection }
+        Sse { body: self.body, buffer: Vec::new(), ended: false, wait: WAIT, _connection: self.connection }
     }
 
     /// The JSON-RPC messages of a response to one request, as JSON or SSE:
@@ -260,6 +261,8 @@ pub struct Sse {
     pub body: Incoming,
     pub buffer: Vec<u8>,
     pub ended: bool,
+    /// How long [`next`](Self::next) waits for an event: [`WAIT`] unless [`patient`](Self::patient).
+    pub wait: Duration,
     pub _connection: Connection,
 }
 
@@ -281,9 +284,10 @@ impl Sse {
                 assert!(rest.trim().is_empty(), "the stream ended inside an event: {rest:?}");
                 return None;
             }
-            match tokio::time::timeout(WAIT, self.body.frame()).await {
+            match tokio::time::timeout(self.wait, self.body.frame()).await {
                 Err(_) => panic!(
-                    "no SSE event (nor the end of the stream) within {WAIT:?}; buffered: {:?}",
+                    "no SSE event (nor the end of the stream) within {:?}; buffered: {:?}",
+                    self.wait,
                     String::from_utf8_lossy(&self.buffer)
                 ),
                 Ok(None) => self.ended = true,
@@ -307,6 +311,13 @@ impl Sse {
                 return Some(event.message());
             }
         }
+    }
+
+    /// This stream, read without the per-event timeout (for a reader in the
+    /// background, whose test bounds its own waits).
+    pub fn patient(mut self) -> Sse {
+        self.wait = Duration::from_secs(3600);
+        self
     }
 
     /// Every remaining event, to the end of the stream.
