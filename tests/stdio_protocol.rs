@@ -92,7 +92,7 @@ async fn initialize_echoes_each_supported_legacy_version() {
         assert!(result["capabilities"]["logging"].is_object(), "{result}");
         assert_eq!(result["serverInfo"]["name"], "codeagent", "the crate that defined the tools: {result}");
         assert_eq!(result["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
-        assert_eq!(client.legacy, version);
+        assert_eq!(client.checks.legacy, version);
         client.sync().await;
         client.finish().await.unwrap();
     }

@@ -3,8 +3,7 @@
 //! over Streamable HTTP ([`Transport::Http`], a server on a loopback port).
 //!
 //! Every message is one JSON-RPC value; whatever arrives is validated against
-//! the official schema of its era (through [`stdio::Client`] for stdio, and a
-//! [`Checks`] of the same rules for HTTP):
+//! the official schema of its era (the same [`Checks`] for both):
 //!
 //! - legacy era: `initialize` first. Over HTTP that opens a session
 //!   (`Mcp-Session-Id`); every POST then carries it (and
@@ -18,22 +17,22 @@
 //! Over HTTP each POST runs in its own task and everything it receives goes
 //! into one channel, so requests are in flight at once, as over stdio.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::time::Duration;
 
+use codeagent::server::SERVER_INFO_KEY;
 use codeagent::server::http::HttpOptions;
-use codeagent::server::{PROTOCOL_VERSION_KEY, SERVER_INFO_KEY};
 use codeagent::{ProtocolVersion, Server, Toolbox};
-use codeagent_test_support::wire::{self, result_definition};
 use hyper::StatusCode;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use super::checks::{Checks, is_modern};
 use super::http::{Endpoint, modern_post, post, start};
 use super::stdio;
 use super::tools::all_tools;
-use super::{V2025_06, V2025_11, V2026, WAIT, check_error, check_notification};
+use super::{V2025_06, WAIT};
 
 /// The transports a behaviour test runs over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,88 +63,6 @@ pub const SERVER_NAME: &str = "behaviour-test";
 /// The server of a behaviour test: every test tool, named [`SERVER_NAME`].
 pub fn behaviour_server() -> Server {
     Server::new(all_tools()).name(SERVER_NAME).version("1.0.0")
-}
-
-/// What a response to a request should look like.
-#[derive(Clone, Copy, Debug)]
-struct Expect {
-    version: ProtocolVersion,
-    definition: &'static str,
-}
-
-/// The era bookkeeping and validation of every message received over HTTP
-/// (the stdio client does the same itself).
-pub struct Checks {
-    legacy: ProtocolVersion,
-    era: ProtocolVersion,
-    expected: HashMap<String, Expect>,
-}
-
-fn is_modern(message: &Value) -> bool {
-    message
-        .pointer("/params/_meta")
-        .and_then(Value::as_object)
-        .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY))
-}
-
-impl Checks {
-    fn new() -> Checks {
-        Checks { legacy: V2025_11, era: V2025_11, expected: HashMap::new() }
-    }
-
-    fn register(&mut self, message: &Value) {
-        match message {
-            Value::Array(items) => items.iter().for_each(|item| self.register(item)),
-            Value::Object(object) => {
-                let version = if is_modern(message) { V2026 } else { self.legacy };
-                if object.contains_key("method") {
-                    self.era = version;
-                }
-                if let (Some(id @ (Value::String(_) | Value::Number(_))), Some(Value::String(method))) =
-                    (object.get("id"), object.get("method"))
-                {
-                    self.expected.insert(id.to_string(), Expect { version, definition: result_definition(method) });
-                }
-            }
-            _ => {}
-        }
-    }
-
-    #[track_caller]
-    fn validate(&mut self, message: &Value) {
-        match message {
-            Value::Array(items) => {
-                wire::check_batch(self.era.as_str(), message);
-                items.iter().for_each(|item| self.validate_response(item));
-            }
-            Value::Object(object) if object.contains_key("method") => {
-                assert!(object.get("id").is_none(), "the server must not send requests: {message}");
-                check_notification(self.era, message);
-            }
-            Value::Object(_) => self.validate_response(message),
-            other => panic!("the server sent a message that is not an object or batch: {other}"),
-        }
-    }
-
-    #[track_caller]
-    fn validate_response(&mut self, message: &Value) {
-        let id = message.get("id").cloned().unwrap_or(Value::Null);
-        let expect = self.expected.get(&id.to_string()).copied();
-        if message.get("error").is_some() {
-            assert!(message.get("result").is_none(), "both result and error: {message}");
-            check_error(expect.map_or(self.era, |expect| expect.version), message);
-            return;
-        }
-        let expect = expect.unwrap_or_else(|| panic!("a result for an id never sent: {message}"));
-        let mut version = expect.version;
-        if expect.definition == "InitializeResult" {
-            let negotiated = message["result"]["protocolVersion"].as_str().expect("protocolVersion");
-            version = negotiated.parse().unwrap_or_else(|_| panic!("negotiated an unknown version: {message}"));
-            self.legacy = version;
-            self.era = version;
-        }
-        wire::check_result(version.as_str(), expect.definition, message);
-    }
 }
 
 /// What an HTTP exchange task delivers: a message, or why the exchange failed.
@@ -192,7 +109,7 @@ impl Client {
                 Inner::Http(Box::new(Http {
                     endpoint,
                     session: None,
-                    checks: Checks::new(),
+                    checks: Checks::new(false),
                     sender,
                     receiver,
                     listening: false,

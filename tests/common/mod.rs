@@ -9,8 +9,9 @@
 //! with [`bounded`]), so a hang fails instead of hanging CI.
 
 // Each test file uses part of the harness.
-#![allow(dead_code, unreachable_pub, unused_imports)]
+#![allow(dead_code, unreachable_pub)]
 
+pub mod checks;
 pub mod client;
 pub mod http;
 pub mod stdio;

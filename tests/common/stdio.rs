@@ -2,46 +2,18 @@
 //! per message, every message read validated against the official schema of
 //! its era (see `codeagent_test_support::wire`).
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use codeagent::Server;
 use codeagent::server::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY};
-use codeagent::{ProtocolVersion, Server};
-use codeagent_test_support::wire;
-use codeagent_test_support::wire::result_definition;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::task::JoinHandle;
 
-use super as common;
+use super::WAIT;
+use super::checks::Checks;
 use super::tools::toolbox;
-use super::{V2025_11, V2026, WAIT, assert_schema, check_notification, without_null_id};
-
-/// Checks one result response (not a batch) of `version` whose result is `definition`.
-#[track_caller]
-pub fn check_result(version: ProtocolVersion, definition: &str, message: &Value) {
-    wire::check_result(version.as_str(), definition, message);
-}
-
-/// Checks one error response (not a batch) of `version`: over stdio, the
-/// HTTP header errors (-32020, -32021) never occur.
-#[track_caller]
-pub fn check_error(version: ProtocolVersion, message: &Value) -> i64 {
-    let code = common::check_error(version, message);
-    assert!(!matches!(code, -32021 | -32020), "an HTTP-only error code {code} over stdio: {message}");
-    code
-}
-
-// The client
-// ---------------------------------------------------------------------------
-
-/// What a response to a request should look like.
-#[derive(Clone, Copy, Debug)]
-pub struct Expect {
-    pub version: ProtocolVersion,
-    pub definition: &'static str,
-}
 
 /// A test client on in-memory pipes, validating everything it reads.
 pub struct Client {
@@ -49,22 +21,8 @@ pub struct Client {
     pub output: BufReader<DuplexStream>,
     pub partial: Vec<u8>,
     pub serving: Option<JoinHandle<std::io::Result<()>>>,
-    /// The version of legacy requests: negotiated by `initialize`, 2025-11-25 before.
-    pub legacy: ProtocolVersion,
-    /// The version of the last message sent: what notifications are checked against.
-    pub era: ProtocolVersion,
-    pub expected: HashMap<String, Expect>,
-}
-
-pub fn key(id: &Value) -> String {
-    id.to_string()
-}
-
-pub fn is_modern(message: &Value) -> bool {
-    message
-        .pointer("/params/_meta")
-        .and_then(Value::as_object)
-        .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY))
+    /// The era bookkeeping and validation of what the server writes.
+    pub checks: Checks,
 }
 
 impl Client {
@@ -77,9 +35,7 @@ impl Client {
             output: BufReader::new(output),
             partial: Vec::new(),
             serving: Some(serving),
-            legacy: V2025_11,
-            era: V2025_11,
-            expected: HashMap::new(),
+            checks: Checks::new(true),
         }
     }
 
@@ -104,21 +60,7 @@ impl Client {
     /// Notes what the responses to `message` (a request, notification or
     /// batch) should look like.
     pub fn register(&mut self, message: &Value) {
-        match message {
-            Value::Array(items) => items.iter().for_each(|item| self.register(item)),
-            Value::Object(object) => {
-                let version = if is_modern(message) { V2026 } else { self.legacy };
-                if object.contains_key("method") {
-                    self.era = version;
-                }
-                if let (Some(id @ (Value::String(_) | Value::Number(_))), Some(Value::String(method))) =
-                    (object.get("id"), object.get("method"))
-                {
-                    self.expected.insert(key(id), Expect { version, definition: result_definition(method) });
-                }
-            }
-            _ => {}
-        }
+        self.checks.register(message);
     }
 
     pub async fn send(&mut self, message: Value) {
@@ -267,48 +209,7 @@ impl Client {
     /// Validates one message the server wrote.
     #[track_caller]
     pub fn validate(&mut self, message: &Value) {
-        match message {
-            Value::Array(items) => {
-                let version = self.era;
-                assert!(version.has_batches(), "a batch response outside 2025-03-26 ({version}): {message}");
-                assert!(!items.is_empty(), "an empty batch response: {message}");
-                let shown: Vec<Value> = items.iter().map(|item| without_null_id(version, item)).collect();
-                assert_schema(version, "JSONRPCBatchResponse", &Value::Array(shown));
-                for item in items {
-                    assert!(item.get("method").is_none(), "a notification inside a batch response: {message}");
-                    self.validate_response(item);
-                }
-            }
-            Value::Object(object) if object.contains_key("method") => {
-                assert!(object.get("id").is_none(), "the server must not send requests: {message}");
-                check_notification(self.era, message);
-            }
-            Value::Object(_) => self.validate_response(message),
-            other => panic!("the server wrote a message that is not an object or batch: {other}"),
-        }
-    }
-
-    #[track_caller]
-    pub fn validate_response(&mut self, message: &Value) {
-        assert_eq!(message["jsonrpc"], "2.0", "{message}");
-        let id = message.get("id").cloned().unwrap_or(Value::Null);
-        let expect = self.expected.get(&key(&id)).copied();
-        if message.get("error").is_some() {
-            assert!(message.get("result").is_none(), "both result and error: {message}");
-            let version = expect.map_or(self.era, |expect| expect.version);
-            check_error(version, message);
-            return;
-        }
-        let expect = expect.unwrap_or_else(|| panic!("a result for an id never sent: {message}"));
-        let mut version = expect.version;
-        if expect.definition == "InitializeResult" {
-            let negotiated = message["result"]["protocolVersion"].as_str().expect("protocolVersion");
-            version = negotiated.parse().unwrap_or_else(|_| panic!("negotiated an unknown version: {message}"));
-            assert!(!version.is_modern(), "initialize negotiated a modern version: {message}");
-            self.legacy = version;
-            self.era = version;
-        }
-        check_result(version, expect.definition, message);
+        self.checks.validate(message);
     }
 }
 
