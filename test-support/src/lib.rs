@@ -29,11 +29,26 @@ use serde_json::Value;
 /// Every protocol version whose schema is vendored, oldest first.
 pub const VERSIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
-/// The folder of the vendored MCP files: `test-support/mcp/` of this
+/// The folder of the vendored MCP files, `test-support/mcp/` of this
 /// repository, or `MCP_SCHEMA_ROOT` when that is set (to try other copies).
+///
+/// The repository is found from the `CARGO_MANIFEST_DIR` that `cargo test`
+/// sets for the running test (its package is this crate or a sibling), and
+/// only failing that from this crate's own, compiled-in manifest directory:
+/// two checkouts sharing one `target/` (as `.ci/run` does) may reuse a build
+/// of this crate made in the other checkout, whose compiled-in path is stale.
 pub fn mcp_root() -> PathBuf {
-    std::env::var_os("MCP_SCHEMA_ROOT")
-        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp"), PathBuf::from)
+    if let Some(root) = std::env::var_os("MCP_SCHEMA_ROOT") {
+        return PathBuf::from(root);
+    }
+    let vendored = |dir: &std::path::Path| dir.join("test-support").join("mcp");
+    if let Some(running) = std::env::var_os("CARGO_MANIFEST_DIR") {
+        let running = PathBuf::from(running);
+        if let Some(found) = running.ancestors().map(vendored).find(|candidate| candidate.join("ORIGIN.md").is_file()) {
+            return found;
+        }
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp")
 }
 
 /// The folder of the official examples of `version` (only 2026-07-28 has them).
