@@ -1,0 +1,140 @@
+//! Checks of whole JSON-RPC messages a server sends, against the official
+//! schema of their era, shared by every transport's test client.
+//!
+//! One deliberate tolerance: an error answering a message whose id could not
+//! be read (or that was refused before its body was read) carries
+//! `"id": null` (JSON-RPC 2.0, §5). No MCP schema admits a null id
+//! (2024-11-05 to 2025-06-18 require a string or integer id; 2025-11-25 and
+//! 2026-07-28 make it optional, i.e. omitted). Such an error is validated as
+//! if the id were absent (or, where an id is required, any id); tests assert
+//! the null explicitly.
+
+use serde_json::{Value, json};
+
+use crate::{assert_schema, assert_valid};
+
+/// The first version whose error and result envelopes are
+/// `JSONRPCErrorResponse` / `JSONRPCResultResponse` and whose ids are optional.
+pub const V2025_11: &str = "2025-11-25";
+/// The modern (stateless) protocol version.
+pub const V2026: &str = "2026-07-28";
+
+/// The result definition of a method's response (`Result` when not known).
+pub fn result_definition(method: &str) -> &'static str {
+    match method {
+        "initialize" => "InitializeResult",
+        "ping" | "logging/setLevel" => "EmptyResult",
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
+        "server/discover" => "DiscoverResult",
+        "subscriptions/listen" => "SubscriptionsListenResult",
+        _ => "Result",
+    }
+}
+
+/// The 2026-07-28 definition of the error object of a standard JSON-RPC `code`.
+pub fn modern_error_definition(code: i64) -> Option<&'static str> {
+    match code {
+        -32700 => Some("ParseError"),
+        -32600 => Some("InvalidRequestError"),
+        -32601 => Some("MethodNotFoundError"),
+        -32602 => Some("InvalidParamsError"),
+        -32603 => Some("InternalError"),
+        _ => None,
+    }
+}
+
+/// `message` with a null error id (see the module docs) removed where the id
+/// is optional (2025-11-25 on), or replaced by 0 where it is required; any
+/// other message as it is.
+pub fn without_null_id(version: &str, message: &Value) -> Value {
+    let mut shown = message.clone();
+    if message.get("id") == Some(&Value::Null) && message.get("error").is_some() {
+        if version >= V2025_11 {
+            shown.as_object_mut().expect("an object").remove("id");
+        } else {
+            shown["id"] = json!(0);
+        }
+    }
+    shown
+}
+
+/// Checks one error response (not a batch) of `version` and returns its code:
+/// the envelope, a standard code or one of the spec's -32020..=-32022, a
+/// non-empty message and, in 2026-07-28, the specific error definitions
+/// (`HeaderMismatchError`, `UnsupportedProtocolVersionError`, `ParseError`…).
+#[track_caller]
+pub fn check_error(version: &str, message: &Value) -> i64 {
+    let envelope = if version >= V2025_11 { "JSONRPCErrorResponse" } else { "JSONRPCError" };
+    let shown = without_null_id(version, message);
+    assert_valid(version, envelope, &shown);
+    let code = message["error"]["code"].as_i64().expect("an integer error code");
+    assert!(
+        matches!(code, -32700 | -32603..=-32600 | -32022..=-32020),
+        "unexpected error code {code} (the spec's range -32020..-32099 has only its own codes): {message}"
+    );
+    assert!(message["error"]["message"].as_str().is_some_and(|text| !text.is_empty()), "an error message: {message}");
+    if version == V2026 {
+        if let Some(definition) = modern_error_definition(code) {
+            assert_valid(version, definition, &message["error"]);
+        }
+        match code {
+            -32020 => assert_valid(version, "HeaderMismatchError", &shown),
+            -32022 => assert_valid(version, "UnsupportedProtocolVersionError", &shown),
+            _ => {}
+        }
+    }
+    code
+}
+
+/// Checks one result response (not a batch) of `version` whose result is
+/// `definition` (with the "every key is defined" check), and that
+/// `resultType: "complete"` is there exactly in 2026-07-28.
+#[track_caller]
+pub fn check_result(version: &str, definition: &str, message: &Value) {
+    let envelope = if version >= V2025_11 { "JSONRPCResultResponse" } else { "JSONRPCResponse" };
+    assert_schema(version, envelope, message);
+    assert_valid(version, definition, &message["result"]);
+    if version == V2026 {
+        assert_eq!(message["result"]["resultType"], "complete", "every 2026 result has resultType: {message}");
+    } else {
+        assert!(message["result"].get("resultType").is_none(), "no resultType in {version}: {message}");
+    }
+}
+
+/// Checks one notification of `version`: progress, log messages,
+/// `tools/list_changed` and (2026-07-28) `subscriptions/acknowledged`; any
+/// other notification fails.
+#[track_caller]
+pub fn check_notification(version: &str, message: &Value) {
+    assert_schema(version, "JSONRPCNotification", message);
+    let method = message["method"].as_str().expect("a method");
+    let definition = match method {
+        "notifications/progress" => "ProgressNotification",
+        "notifications/message" => "LoggingMessageNotification",
+        "notifications/tools/list_changed" => "ToolListChangedNotification",
+        "notifications/subscriptions/acknowledged" if version == V2026 => "SubscriptionsAcknowledgedNotification",
+        other => panic!("the server sent an unexpected notification {other} in {version}: {message}"),
+    };
+    let mut inner = message.clone();
+    if version < V2025_11 {
+        // Before 2025-11-25 the notification definitions leave `jsonrpc` to the envelope.
+        inner.as_object_mut().expect("an object").remove("jsonrpc");
+    }
+    assert_valid(version, definition, &inner);
+}
+
+/// Checks a batch response of `version` (2025-03-26, the only version with
+/// batches): a non-empty array valid as `JSONRPCBatchResponse`, holding no
+/// notification. Each element still needs [`check_result`] or [`check_error`].
+#[track_caller]
+pub fn check_batch(version: &str, message: &Value) {
+    assert_eq!(version, "2025-03-26", "a batch response outside 2025-03-26: {message}");
+    let items = message.as_array().expect("a batch response is an array");
+    assert!(!items.is_empty(), "an empty batch response: {message}");
+    let shown: Vec<Value> = items.iter().map(|item| without_null_id(version, item)).collect();
+    assert_schema(version, "JSONRPCBatchResponse", &Value::Array(shown));
+    for item in items {
+        assert!(item.get("method").is_none(), "a notification inside a batch response: {message}");
+    }
+}

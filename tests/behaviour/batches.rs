@@ -1,0 +1,101 @@
+//! JSON-RPC batches: only in 2025-03-26 sessions, answered as one array in
+//! request order, their requests run concurrently, and a duplicate id inside
+//! a batch refused like a lone one.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{call, modern, sync, text};
+use crate::common::client::{Client, Transport};
+use crate::common::{INVALID_REQUEST, METHOD_NOT_FOUND, V2025_03, V2025_06, V2025_11};
+
+over_both!(
+    a_batch_is_answered_as_one_array_in_request_order,
+    the_requests_of_a_batch_run_concurrently,
+    a_duplicate_id_inside_a_batch_is_refused,
+    a_batch_outside_2025_03_26_is_an_invalid_request,
+);
+
+fn request(id: i64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn ids(answer: &Value) -> Vec<&Value> {
+    answer.as_array().expect("one array").iter().map(|item| &item["id"]).collect()
+}
+
+async fn a_batch_is_answered_as_one_array_in_request_order(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    client.initialize(V2025_03).await;
+    client
+        .send_raw(json!([
+            request(1, "tools/call", call("nap", json!({"ms": 150, "n": 1}))),
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "x", "progress": 1}},
+            request(2, "tools/call", call("add", json!({"a": 20, "b": 22}))),
+            request(3, "no/such/method", json!({})),
+        ]))
+        .await;
+    let answer = client.recv().await;
+    assert_eq!(ids(&answer), [&json!(1), &json!(2), &json!(3)], "{transport}: request order: {answer}");
+    assert_eq!(text(&answer[1]["result"]), "42", "{transport}");
+    assert_eq!(answer[2]["error"]["code"], METHOD_NOT_FOUND, "{transport}");
+}
+
+async fn the_requests_of_a_batch_run_concurrently(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    client.initialize(V2025_03).await;
+    let started = Instant::now();
+    client
+        .send_raw(json!([
+            request(1, "tools/call", call("nap", json!({"ms": 300, "n": 1}))),
+            request(2, "tools/call", call("nap", json!({"ms": 300, "n": 2}))),
+        ]))
+        .await;
+    let answer = client.recv().await;
+    let elapsed = started.elapsed();
+    assert_eq!(ids(&answer), [&json!(1), &json!(2)], "{transport}: {answer}");
+    assert_eq!(text(&answer[1]["result"]), "2", "{transport}");
+    assert!(
+        elapsed < Duration::from_millis(550),
+        "{transport}: two 300 ms naps in one batch took {elapsed:?}: they ran one after the other"
+    );
+}
+
+async fn a_duplicate_id_inside_a_batch_is_refused(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    client.initialize(V2025_03).await;
+    client
+        .send_raw(json!([
+            request(1, "tools/call", call("nap", json!({"ms": 200, "n": 1}))),
+            request(1, "tools/call", call("nap", json!({"ms": 200, "n": 99}))),
+        ]))
+        .await;
+    let answer = client.recv().await;
+    let items = answer.as_array().expect("one array");
+    assert_eq!(items.len(), 2, "{transport}: one answer per request: {answer}");
+    let results: Vec<&Value> = items.iter().filter(|item| item.get("result").is_some()).collect();
+    let errors: Vec<&Value> = items.iter().filter(|item| item.get("error").is_some()).collect();
+    assert_eq!(results.len(), 1, "{transport}: only the first request with id 1 runs: {answer}");
+    assert_eq!(text(&results[0]["result"]), "1", "{transport}: {answer}");
+    assert_eq!(errors.len(), 1, "{transport}: the duplicate is refused: {answer}");
+    assert_eq!(errors[0]["error"]["code"], INVALID_REQUEST, "{transport}: {answer}");
+    assert_eq!(errors[0]["id"], 1, "{transport}: {answer}");
+}
+
+async fn a_batch_outside_2025_03_26_is_an_invalid_request(transport: Transport) {
+    for version in [V2025_06, V2025_11] {
+        let mut client = Client::new(transport).await;
+        client.initialize(version).await;
+        client.send_raw(json!([request(1, "ping", json!({})), request(2, "ping", json!({}))])).await;
+        let error = client.recv().await;
+        assert_eq!(error["error"]["code"], INVALID_REQUEST, "{transport} {version}: {error}");
+        assert_eq!(error["id"], Value::Null, "{transport} {version}: {error}");
+        sync(&mut client).await;
+    }
+    // A modern client cannot batch either.
+    let mut client = Client::new(transport).await;
+    client.send_raw(json!([request(1, "tools/list", modern(json!({})))])).await;
+    let error = client.recv().await;
+    assert_eq!(error["error"]["code"], INVALID_REQUEST, "{transport}: {error}");
+}

@@ -1,0 +1,103 @@
+//! Initialize and version negotiation, ping, discovery, and the errors of the
+//! 2026-07-28 era.
+
+use codeagent::ProtocolVersion;
+use codeagent::server::{CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
+use serde_json::json;
+
+use super::{modern, sync};
+use crate::common::client::{Client, SERVER_NAME, Transport, assert_names_the_server};
+use crate::common::{INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_VERSION, V2025_03, V2025_06, V2025_11};
+
+over_both!(
+    initialize_echoes_each_streamable_legacy_version,
+    initialize_with_an_unknown_or_modern_version_gets_2025_11_25,
+    ping_answers_an_empty_result,
+    server_discover_describes_the_server,
+    an_unsupported_modern_version_is_32022_with_supported_and_requested,
+    a_modern_request_missing_meta_is_invalid_params,
+    methods_removed_in_2026_are_method_not_found,
+);
+
+async fn initialize_echoes_each_streamable_legacy_version(transport: Transport) {
+    for version in [V2025_03, V2025_06, V2025_11] {
+        let mut client = Client::new(transport).await;
+        let result = client.initialize(version).await;
+        assert_eq!(result["protocolVersion"], version.as_str(), "{transport}: the asked version is echoed");
+        assert_eq!(result["serverInfo"]["name"], SERVER_NAME);
+        assert!(result["capabilities"]["tools"].is_object(), "{result}");
+        sync(&mut client).await;
+    }
+}
+
+async fn initialize_with_an_unknown_or_modern_version_gets_2025_11_25(transport: Transport) {
+    for asked in ["1999-01-01", "2026-07-28"] {
+        let mut client = Client::new(transport).await;
+        let params = json!({"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+        let result = client.result(1, "initialize", params).await;
+        assert_eq!(result["protocolVersion"], "2025-11-25", "{transport}: asked {asked}");
+    }
+}
+
+async fn ping_answers_an_empty_result(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    client.initialize(V2025_06).await;
+    assert_eq!(client.result(1, "ping", json!({})).await, json!({}));
+    assert_eq!(client.result("two", "ping", json!({})).await, json!({}));
+}
+
+async fn server_discover_describes_the_server(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    let result = client.result(1, "server/discover", modern(json!({}))).await;
+    assert_names_the_server(&result);
+    let supported: Vec<&str> = result["supportedVersions"]
+        .as_array()
+        .expect("supportedVersions")
+        .iter()
+        .map(|version| version.as_str().expect("a string"))
+        .collect();
+    assert_eq!(supported[0], "2026-07-28", "{transport}: the newest first: {result}");
+    let mut sorted = supported.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ProtocolVersion::ALL.iter().map(|version| version.as_str()).collect::<Vec<_>>(), "{transport}");
+    assert_eq!(result["capabilities"]["tools"]["listChanged"], true, "{transport}: {result}");
+    assert!(result.get("serverInfo").is_none(), "{transport}: serverInfo lives in _meta: {result}");
+}
+
+async fn an_unsupported_modern_version_is_32022_with_supported_and_requested(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    for (id, requested) in [(1, "2099-01-01"), (2, "1900-01-01")] {
+        let meta = json!({PROTOCOL_VERSION_KEY: requested, CLIENT_CAPABILITIES_KEY: {}});
+        let error = client.error(id, "server/discover", json!({"_meta": meta})).await;
+        assert_eq!(error["code"], UNSUPPORTED_VERSION, "{transport}: {error}");
+        assert_eq!(error["data"]["requested"], requested);
+        let supported = error["data"]["supported"].as_array().expect("supported");
+        for &version in ProtocolVersion::ALL {
+            assert!(supported.contains(&json!(version.as_str())), "{transport}: {version} missing from {error}");
+        }
+    }
+}
+
+async fn a_modern_request_missing_meta_is_invalid_params(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    // A protocol version but no client capabilities.
+    let meta = json!({PROTOCOL_VERSION_KEY: "2026-07-28"});
+    let error = client.error(7, "tools/list", json!({"_meta": meta})).await;
+    assert_eq!(error["code"], INVALID_PARAMS, "{transport}: {error}");
+    let message = error["message"].as_str().expect("a message");
+    assert!(message.contains(CLIENT_CAPABILITIES_KEY), "{transport}: the message names the key: {message}");
+}
+
+async fn methods_removed_in_2026_are_method_not_found(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    for (id, method, params) in [
+        (1, "ping", json!({})),
+        (2, "logging/setLevel", json!({"level": "debug"})),
+        (3, "resources/subscribe", json!({"uri": "file:///x"})),
+        (4, "prompts/list", json!({})),
+    ] {
+        let error = client.error(id, method, modern(params)).await;
+        assert_eq!(error["code"], METHOD_NOT_FOUND, "{transport} {method}: {error}");
+        assert!(error["message"].as_str().is_some_and(|text| text.contains(method)), "{transport}: {error}");
+    }
+}

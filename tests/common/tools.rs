@@ -1,0 +1,230 @@
+//! The tools every server test serves (`#[codeagent::tool]` functions, so
+//! they live here, not in `codeagent-test-support`, which does not depend on
+//! codeagent).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use codeagent::{Context, Json, ToolError, Toolbox};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// Add two integers.
+#[codeagent::tool(read_only, idempotent)]
+pub fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+/// Greet someone.
+#[codeagent::tool(title = "Greeting", read_only)]
+pub fn greet(
+    /// Who to greet.
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
+/// A sum.
+#[derive(Serialize, JsonSchema)]
+pub struct Sum {
+    /// The total.
+    pub total: i64,
+}
+
+/// Sum integers, as structured output.
+#[codeagent::tool(title = "Sum", read_only)]
+pub fn sum(
+    /// The integers.
+    values: Vec<i64>,
+) -> Json<Sum> {
+    Json(Sum { total: values.iter().sum() })
+}
+
+/// Sleep `ms` milliseconds on the async runtime, then answer `n`.
+#[codeagent::tool]
+pub async fn nap(
+    /// How long to sleep.
+    ms: u64,
+    /// What to answer.
+    n: u64,
+) -> u64 {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    n
+}
+
+/// Block the thread for `ms` milliseconds (a slow sync tool).
+#[codeagent::tool]
+pub fn block(
+    /// How long to block.
+    ms: u64,
+) -> String {
+    std::thread::sleep(Duration::from_millis(ms));
+    format!("blocked {ms} ms")
+}
+
+/// What [`wait`] saw, per key: "cancelled" when `ctx.cancelled()` fired while
+/// it waited, "dropped (cancelled)" / "dropped" when its future was dropped
+/// with / without the cancellation signal set, "finished" when it ran out.
+pub fn observations() -> &'static Mutex<HashMap<String, Vec<&'static str>>> {
+    static OBSERVED: OnceLock<Mutex<HashMap<String, Vec<&'static str>>>> = OnceLock::new();
+    OBSERVED.get_or_init(Mutex::default)
+}
+
+pub fn observe(key: &str, what: &'static str) {
+    observations().lock().unwrap().entry(key.to_owned()).or_default().push(what);
+}
+
+pub fn observed(key: &str) -> Vec<&'static str> {
+    observations().lock().unwrap().get(key).cloned().unwrap_or_default()
+}
+
+/// Waits until something was observed under `key`, for at most `limit`.
+pub async fn observed_within(key: &str, limit: Duration) -> Vec<&'static str> {
+    let deadline = Instant::now() + limit;
+    loop {
+        let seen = observed(key);
+        if !seen.is_empty() || Instant::now() > deadline {
+            return seen;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+pub struct WaitGuard {
+    pub key: String,
+    pub ctx: Context,
+    pub settled: bool,
+}
+
+impl Drop for WaitGuard {
+    fn drop(&mut self) {
+        if !self.settled {
+            observe(&self.key, if self.ctx.is_cancelled() { "dropped (cancelled)" } else { "dropped" });
+        }
+    }
+}
+
+/// Report progress 1 (so the client knows it started), then wait `ms`
+/// milliseconds or until cancelled, recording what happened under `key`.
+#[codeagent::tool]
+pub async fn wait(
+    /// Where to record what happened.
+    key: String,
+    /// How long to wait.
+    ms: u64,
+    ctx: &Context,
+) -> Result<String, ToolError> {
+    let mut guard = WaitGuard { key: key.clone(), ctx: ctx.clone(), settled: false };
+    ctx.progress(1.0, None, Some("started"));
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_millis(ms)) => {
+            guard.settled = true;
+            observe(&key, "finished");
+            Ok(format!("waited {ms} ms"))
+        }
+        () = ctx.cancelled() => {
+            guard.settled = true;
+            observe(&key, "cancelled");
+            Err(ToolError::new("cancelled"))
+        }
+    }
+}
+
+/// Log one message at each of debug, info, warning and error.
+#[codeagent::tool]
+pub async fn chatty(ctx: &Context) -> String {
+    ctx.debug("a debug message");
+    ctx.info("an info message");
+    ctx.warning("a warning message");
+    ctx.error("an error message");
+    "logged".to_owned()
+}
+
+/// Report progress 1..=count, a little apart, then a stale value that must
+/// be dropped, then answer.
+#[codeagent::tool]
+pub async fn steps(
+    /// How many steps.
+    count: u32,
+    ctx: &Context,
+) -> String {
+    for step in 1..=count {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        ctx.progress(f64::from(step), Some(f64::from(count)), Some(&format!("step {step} of {count}")));
+    }
+    ctx.progress(1.0, Some(f64::from(count)), Some("going backwards"));
+    format!("{count} steps")
+}
+
+/// Panic, synchronously.
+#[codeagent::tool]
+pub fn boom_sync() -> String {
+    panic!("sync kaboom")
+}
+
+/// Panic, in an async tool.
+#[codeagent::tool]
+pub async fn boom_async() -> String {
+    panic!("async kaboom")
+}
+
+/// Today's forecast for a city, as served from a cloud region.
+#[codeagent::tool(read_only)]
+pub fn forecast(
+    /// The city.
+    city: String,
+    /// The region serving the request; HTTP clients mirror it into `Mcp-Param-Region`.
+    #[schemars(extend("x-mcp-header" = "Region"))]
+    region: Option<String>,
+) -> String {
+    format!("{city}: sunny (from {})", region.as_deref().unwrap_or("any region"))
+}
+
+/// A tool added while serving.
+#[codeagent::tool]
+pub fn late() -> String {
+    "late".to_owned()
+}
+
+/// Another tool added while serving.
+#[codeagent::tool]
+pub fn later() -> String {
+    "later".to_owned()
+}
+
+/// The toolbox of the stdio tests.
+pub fn toolbox() -> Toolbox {
+    Toolbox::new()
+        .tool(add)
+        .tool(greet)
+        .tool(sum)
+        .tool(nap)
+        .tool(block)
+        .tool(wait)
+        .tool(chatty)
+        .tool(steps)
+        .tool(boom_sync)
+        .tool(boom_async)
+}
+
+/// The toolbox of the HTTP tests.
+pub fn http_toolbox() -> Toolbox {
+    Toolbox::new().tool(add).tool(steps).tool(chatty).tool(forecast).tool(wait)
+}
+
+/// Every test tool but `late` and `later` (added while serving).
+pub fn all_tools() -> Toolbox {
+    toolbox().tool(forecast)
+}
+
+/// Whether [`wait`]'s record shows it saw the client's cancellation, from
+/// `ctx.cancelled()` or, when its future was dropped, from `ctx.is_cancelled()`.
+pub fn saw_cancellation(seen: &[&str]) -> bool {
+    seen == ["cancelled"] || seen == ["dropped (cancelled)"]
+}

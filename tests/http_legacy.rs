@@ -1,0 +1,391 @@
+//! Streamable HTTP, legacy era (2025-03-26 to 2025-11-25): sessions, SSE
+//! streams, resumability, batches, cancellation (`common::http`).
+
+mod common;
+
+use std::time::Duration;
+
+use hyper::StatusCode;
+use serde_json::{Value, json};
+
+use common::http::*;
+use common::tools::{late, observed_within};
+use common::*;
+
+// ===========================================================================
+// Legacy Streamable HTTP (2025-03-26 to 2025-11-25)
+// ===========================================================================
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_initialize_opens_a_session() {
+    bounded(async {
+        let served = endpoint().await;
+        let mut ids = Vec::new();
+        for version in [V2025_03, V2025_06, V2025_11] {
+            let response = post(served.addr).json(&initialize_request(version)).send().await;
+            assert_eq!(response.status, StatusCode::OK);
+            let id = response.header("mcp-session-id").expect("an Mcp-Session-Id header").to_owned();
+            assert!(!id.is_empty() && id.bytes().all(|byte| (0x21..=0x7e).contains(&byte)), "visible ASCII: {id:?}");
+            ids.push(id);
+            let message = response.json().await;
+            assert_eq!(message["id"], 0);
+            check_result(version, "InitializeResult", &message);
+            assert_eq!(message["result"]["protocolVersion"], version.as_str(), "the asked version is echoed");
+            assert_eq!(message["result"]["serverInfo"]["name"], "http-test");
+            assert!(message["result"]["capabilities"]["tools"].is_object());
+        }
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 3, "every session gets its own id");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_initialized_notification_is_202() {
+    bounded(async {
+        let served = endpoint().await;
+        let response = post(served.addr).json(&initialize_request(V2025_11)).send().await;
+        let id = response.header("mcp-session-id").unwrap().to_owned();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let response = post(served.addr)
+            .header("Mcp-Session-Id", &id)
+            .header("MCP-Protocol-Version", "2025-11-25")
+            .json(&initialized)
+            .send()
+            .await;
+        assert_eq!(response.status, StatusCode::ACCEPTED);
+        assert!(response.bytes().await.is_empty(), "a 202 has no body");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_tools_list_in_a_session_is_json() {
+    bounded(async {
+        let served = endpoint().await;
+        for version in [V2025_03, V2025_06, V2025_11] {
+            let session = open_session(served.addr, version).await;
+            let listing = session.call(1, "tools/list", json!({}), "ListToolsResult").await;
+            assert_eq!(tool_names(&listing), ["add", "steps", "chatty", "forecast", "wait"]);
+            let sum =
+                session.call(2, "tools/call", json!({"name": "add", "arguments": {"a": 2, "b": 3}}), "CallToolResult");
+            assert_eq!(first_text(&sum.await), "5");
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_request_without_a_session_is_400() {
+    bounded(async {
+        let served = endpoint().await;
+        let response = post(served.addr)
+            .header("MCP-Protocol-Version", "2025-11-25")
+            .json(&request(1, "tools/list", json!({})))
+            .send()
+            .await;
+        // The error carries the request's id, which the server could read.
+        let message = expect_error(response, StatusCode::BAD_REQUEST, INVALID_REQUEST, json!(1), V2025_11).await;
+        assert!(message["error"]["message"].as_str().unwrap().contains("Mcp-Session-Id"), "{message}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_unknown_session_is_404() {
+    bounded(async {
+        let served = endpoint().await;
+        let response = post(served.addr)
+            .header("Mcp-Session-Id", "no-such-session")
+            .header("MCP-Protocol-Version", "2025-11-25")
+            .json(&request(7, "tools/list", json!({})))
+            .send()
+            .await;
+        expect_error(response, StatusCode::NOT_FOUND, INVALID_REQUEST, json!(7), V2025_11).await;
+        let response = get(served.addr).header("Mcp-Session-Id", "no-such-session").send().await;
+        expect_error(response, StatusCode::NOT_FOUND, INVALID_REQUEST, Value::Null, V2025_11).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_delete_ends_the_session() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_11).await;
+        session.call(1, "tools/list", json!({}), "ListToolsResult").await;
+        let response = delete(served.addr).header("Mcp-Session-Id", &session.id).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let response = session.post().json(&request(2, "tools/list", json!({}))).send().await;
+        expect_error(response, StatusCode::NOT_FOUND, INVALID_REQUEST, json!(2), V2025_11).await;
+        let response = delete(served.addr).header("Mcp-Session-Id", &session.id).send().await;
+        expect_error(response, StatusCode::NOT_FOUND, INVALID_REQUEST, Value::Null, V2025_11).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_unsupported_protocol_version_header_is_400() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_06).await;
+        for bad in ["1999-01-01", "not-a-version"] {
+            let response = session
+                .post()
+                .header("MCP-Protocol-Version", bad)
+                .json(&request(3, "tools/list", json!({})))
+                .send()
+                .await;
+            assert_eq!(response.status, StatusCode::BAD_REQUEST, "MCP-Protocol-Version: {bad}");
+            let message = response.json().await;
+            check_error(V2025_11, &message);
+            assert!(message["error"]["message"].as_str().unwrap().contains("MCP-Protocol-Version"), "{message}");
+        }
+        // The session still works with the right header.
+        session.call(4, "tools/list", json!({}), "ListToolsResult").await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_progress_goes_on_the_request_sse_stream() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_06).await;
+        let call = request(
+            5,
+            "tools/call",
+            json!({"name": "steps", "arguments": {"count": 3}, "_meta": {"progressToken": "tok-5"}}),
+        );
+        let response = session.post().header("accept", ACCEPT_BOTH).json(&call).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        assert!(response.is_sse(), "an SSE answer: {:?}", response.content_type());
+        let (notes, message) = response.exchange().await;
+        let progress: Vec<f64> = notes
+            .iter()
+            .map(|note| {
+                check_notification(V2025_06, note);
+                assert_eq!(note["method"], "notifications/progress", "{note}");
+                assert_eq!(note["params"]["progressToken"], "tok-5", "the token is echoed: {note}");
+                note["params"]["progress"].as_f64().unwrap()
+            })
+            .collect();
+        assert_eq!(progress, [1.0, 2.0, 3.0]);
+        assert_eq!(message["id"], 5);
+        check_result(V2025_06, "CallToolResult", &message);
+        assert_eq!(first_text(&message), "3 steps");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_json_only_accept_gets_a_json_answer() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_06).await;
+        let call = request(
+            6,
+            "tools/call",
+            json!({"name": "steps", "arguments": {"count": 2}, "_meta": {"progressToken": "tok-6"}}),
+        );
+        let response = session.post().header("accept", "application/json").json(&call).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let message = response.json().await;
+        assert_eq!(message["id"], 6);
+        check_result(V2025_06, "CallToolResult", &message);
+        assert_eq!(first_text(&message), "2 steps");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_get_stream_receives_list_changed() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_11).await;
+        let mut stream = session.get().send().await.sse();
+        // Give the stream's task a moment to subscribe to the toolbox: the GET
+        // handler (server/http/routes.rs) subscribes inside a spawned task, so
+        // a change made right after the headers arrive can be missed (without
+        // this pause 3 runs in 40 missed the notification).
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        served.toolbox.try_add(late).expect("adding a tool");
+        let note = stream.next_message().await.expect("a notification on the GET stream");
+        check_notification(V2025_11, &note);
+        assert_eq!(note["method"], "notifications/tools/list_changed");
+        assert!(note.get("id").is_none());
+        // The listing has the new tool; ending the session ends the stream.
+        let listing = session.call(1, "tools/list", json!({}), "ListToolsResult").await;
+        assert!(tool_names(&listing).contains(&"late"));
+        let response = delete(served.addr).header("Mcp-Session-Id", &session.id).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        assert!(stream.rest().await.iter().all(|event| !event.has_message()), "the stream ends with the session");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_get_without_a_session_is_405() {
+    bounded(async {
+        let served = endpoint().await;
+        let response = get(served.addr).send().await;
+        assert_eq!(response.header("allow"), Some("POST"));
+        expect_error(response, StatusCode::METHOD_NOT_ALLOWED, INVALID_REQUEST, Value::Null, V2025_11).await;
+        let response = delete(served.addr).send().await;
+        expect_error(response, StatusCode::METHOD_NOT_ALLOWED, INVALID_REQUEST, Value::Null, V2025_11).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_resumable_stream_primes_and_replays_after_last_event_id() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_11).await;
+        let call = request(
+            8,
+            "tools/call",
+            json!({"name": "steps", "arguments": {"count": 4}, "_meta": {"progressToken": "tok-8"}}),
+        );
+        let mut stream = session.post().json(&call).send().await.sse();
+        let priming = stream.next().await.expect("a priming event");
+        let stream_id = priming.id.clone().expect("the priming event has an id");
+        assert_eq!(priming.data.as_deref(), Some(""), "the priming event's data is empty: {priming:?}");
+        assert!(priming.retry.is_some(), "the priming event says when to reconnect: {priming:?}");
+        let first = stream.next().await.expect("the first progress event");
+        let first_id = first.id.clone().expect("every event has an id");
+        assert_ne!(first_id, stream_id);
+        let note = first.message();
+        check_notification(V2025_11, &note);
+        assert_eq!(note["params"]["progress"], 1.0);
+        // The client loses the connection; the request goes on (in legacy
+        // sessions a disconnect is not a cancellation).
+        drop(stream);
+        let resumed = session.get().header("Last-Event-ID", &first_id).send().await.sse();
+        let events = resumed.rest().await;
+        let messages: Vec<Value> = events.iter().filter(|event| event.has_message()).map(Event::message).collect();
+        assert!(events.iter().filter(|event| event.has_message()).all(|event| event.id.is_some()), "{events:?}");
+        let (response, notes) = messages.split_last().expect("replayed messages");
+        let progress: Vec<&Value> = notes.iter().map(|note| &note["params"]["progress"]).collect();
+        assert_eq!(progress, [2.0, 3.0, 4.0], "the rest of the stream, without what was seen: {messages:?}");
+        for note in notes {
+            check_notification(V2025_11, note);
+            assert_eq!(note["params"]["progressToken"], "tok-8");
+        }
+        assert_eq!(response["id"], 8);
+        check_result(V2025_11, "CallToolResult", response);
+        assert_eq!(first_text(response), "4 steps");
+        let ids: Vec<&str> = events.iter().filter_map(|event| event.id.as_deref()).collect();
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "event ids are unique: {ids:?}");
+        assert!(!ids.contains(&first_id.as_str()), "the event already seen is not replayed");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_set_level_filters_log_messages_on_the_call_stream() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_11).await;
+        session.call(1, "logging/setLevel", json!({"level": "warning"}), "EmptyResult").await;
+        let response =
+            session.post().json(&request(2, "tools/call", json!({"name": "chatty", "arguments": {}}))).send().await;
+        let (notes, message) = response.exchange().await;
+        for note in &notes {
+            check_notification(V2025_11, note);
+            assert_eq!(note["method"], "notifications/message");
+        }
+        let levels: Vec<&str> = notes.iter().map(|note| note["params"]["level"].as_str().unwrap()).collect();
+        assert_eq!(levels, ["warning", "error"], "only messages at or above the level set: {notes:?}");
+        assert_eq!(notes[0]["params"]["data"], "a warning message");
+        check_result(V2025_11, "CallToolResult", &message);
+        assert_eq!(first_text(&message), "logged");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_batch_in_a_2025_03_26_session_is_one_json_array() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_03).await;
+        let batch = json!([
+            request(1, "tools/list", json!({})),
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "x", "progress": 1}},
+            request(2, "tools/call", json!({"name": "add", "arguments": {"a": 20, "b": 22}})),
+            request(3, "no/such/method", json!({})),
+        ]);
+        assert_schema(V2025_03, "JSONRPCBatchRequest", &batch);
+        let response = session.post().json(&batch).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let answer = response.json().await;
+        assert_schema(V2025_03, "JSONRPCBatchResponse", &answer);
+        let answers = answer.as_array().expect("one JSON array");
+        assert_eq!(answers.len(), 3, "one response per request: {answer}");
+        let by_id = |id: i64| answers.iter().find(|message| message["id"] == id).expect("a response per id");
+        check_result(V2025_03, "ListToolsResult", by_id(1));
+        check_result(V2025_03, "CallToolResult", by_id(2));
+        assert_eq!(first_text(by_id(2)), "42");
+        assert_eq!(check_error(V2025_03, by_id(3)), METHOD_NOT_FOUND);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_batch_in_a_2025_11_25_session_is_400() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_11).await;
+        let batch = json!([request(1, "tools/list", json!({})), request(2, "tools/list", json!({}))]);
+        let response = session.post().json(&batch).send().await;
+        let message = expect_error(response, StatusCode::BAD_REQUEST, INVALID_REQUEST, Value::Null, V2025_11).await;
+        assert!(message["error"]["message"].as_str().unwrap().contains("batch"), "{message}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_cancelled_notification_ends_the_call_stream_without_a_result() {
+    bounded(async {
+        let served = endpoint().await;
+        let session = open_session(served.addr, V2025_06).await;
+        // Several rounds: whether a result slips out can depend on scheduling.
+        for round in 0..6 {
+            let key = format!("legacy-cancel-{round}");
+            let id = 100 + round;
+            let call = request(
+                id,
+                "tools/call",
+                json!({"name": "wait", "arguments": {"key": key, "ms": 20_000}, "_meta": {"progressToken": key}}),
+            );
+            let mut stream = session.post().json(&call).send().await.sse();
+            let started = stream.next_message().await.expect("the tool reports it started");
+            assert_eq!(started["params"]["message"], "started");
+            let cancel = json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": id, "reason": "the user changed their mind"},
+            });
+            let response = session.post().json(&cancel).send().await;
+            assert_eq!(response.status, StatusCode::ACCEPTED);
+            let mut after = Vec::new();
+            while let Some(message) = stream.next_message().await {
+                after.push(message);
+            }
+            assert!(
+                after.iter().all(|message| message.get("id").is_none()),
+                "round {round}: a cancelled request gets no response, but the stream carried {after:?}"
+            );
+            let seen = observed_within(&key, WAIT).await;
+            assert!(
+                seen == ["cancelled"] || seen == ["dropped (cancelled)"],
+                "round {round}: the tool saw the cancellation: {seen:?}"
+            );
+        }
+    })
+    .await;
+}

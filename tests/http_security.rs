@@ -1,0 +1,323 @@
+//! Streamable HTTP: Host/Origin checks, bearer auth, limits, timeouts and
+//! parse errors, and the gallery binary served with `--http` (`common::http`).
+
+mod common;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use codeagent::server::http::{BearerToken, HttpOptions};
+use codeagent_test_support as support;
+use hyper::StatusCode;
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+
+use common::http::*;
+use common::*;
+
+// ===========================================================================
+// Security
+// ===========================================================================
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_foreign_host_is_403() {
+    bounded(async {
+        let served = endpoint().await;
+        let discover = modern(1, "server/discover", json!({}));
+        for host in ["evil.example.com", "evil.example.com:80", "127.0.0.1.evil.example.com"] {
+            let response = modern_post(served.addr, &discover).header("host", host).send().await;
+            let error = expect_error(response, StatusCode::FORBIDDEN, INVALID_REQUEST, Value::Null, V2026).await;
+            assert!(error["error"]["message"].as_str().unwrap().contains("Host"), "{error}");
+        }
+        let response = post(served.addr).header("host", "evil.example.com").json(&initialize_request(V2025_11)).send();
+        let response = response.await;
+        assert!(response.header("mcp-session-id").is_none(), "no session for a refused request");
+        expect_error(response, StatusCode::FORBIDDEN, INVALID_REQUEST, Value::Null, V2025_11).await;
+        let response = get(served.addr).header("host", "evil.example.com").send().await;
+        assert_eq!(response.status, StatusCode::FORBIDDEN);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_foreign_origin_is_403() {
+    bounded(async {
+        let served = endpoint().await;
+        let discover = modern(1, "server/discover", json!({}));
+        for origin in ["http://evil.example.com", "https://evil.example.com:8443", "null"] {
+            let response = modern_post(served.addr, &discover).header("origin", origin).send().await;
+            let error = expect_error(response, StatusCode::FORBIDDEN, INVALID_REQUEST, Value::Null, V2026).await;
+            assert!(error["error"]["message"].as_str().unwrap().contains("Origin"), "{error}");
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_loopback_hosts_and_origins_are_allowed() {
+    bounded(async {
+        let served = endpoint().await;
+        let port = served.addr.port();
+        let discover = modern(1, "server/discover", json!({}));
+        for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), "localhost".to_owned()] {
+            let response = modern_post(served.addr, &discover).header("host", &host).send().await;
+            assert_eq!(response.status, StatusCode::OK, "Host: {host}");
+            check_result(V2026, "DiscoverResult", &response.json().await);
+        }
+        for origin in [format!("http://localhost:{port}"), format!("http://127.0.0.1:{port}")] {
+            let response = modern_post(served.addr, &discover).header("origin", &origin).send().await;
+            assert_eq!(response.status, StatusCode::OK, "Origin: {origin}");
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_custom_host_allow_list() {
+    bounded(async {
+        let served = start(server(), HttpOptions::new().allow_hosts(["mcp.example.com"])).await;
+        let discover = modern(1, "server/discover", json!({}));
+        let response = modern_post(served.addr, &discover).header("host", "mcp.example.com").send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let response = modern_post(served.addr, &discover)
+            .header("host", "mcp.example.com:443")
+            .header("origin", "https://mcp.example.com")
+            .send()
+            .await;
+        assert_eq!(response.status, StatusCode::OK);
+        // The list replaces the loopback default.
+        let response = modern_post(served.addr, &discover).send().await;
+        expect_error(response, StatusCode::FORBIDDEN, INVALID_REQUEST, Value::Null, V2026).await;
+        let response = modern_post(served.addr, &discover)
+            .header("host", "mcp.example.com")
+            .header("origin", "http://evil.example.com")
+            .send()
+            .await;
+        expect_error(response, StatusCode::FORBIDDEN, INVALID_REQUEST, Value::Null, V2026).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_bearer_token() {
+    bounded(async {
+        let served = start(server(), HttpOptions::new().authorize(BearerToken::new("s3cret"))).await;
+        let discover = modern(1, "server/discover", json!({}));
+        let response = modern_post(served.addr, &discover).send().await;
+        assert_eq!(response.header("www-authenticate"), Some("Bearer"));
+        expect_error(response, StatusCode::UNAUTHORIZED, INVALID_REQUEST, Value::Null, V2026).await;
+        for wrong in ["Bearer wrong", "Bearer s3cre", "Basic czNjcmV0", "s3cret"] {
+            let response = modern_post(served.addr, &discover).header("authorization", wrong).send().await;
+            assert_eq!(response.status, StatusCode::UNAUTHORIZED, "Authorization: {wrong}");
+            assert!(response.header("www-authenticate").is_some_and(|value| value.starts_with("Bearer")));
+            expect_error(response, StatusCode::UNAUTHORIZED, INVALID_REQUEST, Value::Null, V2026).await;
+        }
+        let response = modern_post(served.addr, &discover).header("authorization", "Bearer s3cret").send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        check_result(V2026, "DiscoverResult", &response.json().await);
+        // Legacy requests and GET streams pass the same hook.
+        let response = post(served.addr).json(&initialize_request(V2025_11)).send().await;
+        assert_eq!(response.status, StatusCode::UNAUTHORIZED);
+        let response = get(served.addr).header("Mcp-Session-Id", "whatever").send().await;
+        assert_eq!(response.status, StatusCode::UNAUTHORIZED);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_body_over_the_limit_is_413() {
+    bounded(async {
+        let served = start(server(), HttpOptions::new().body_limit(2048)).await;
+        let small = modern(1, "tools/call", json!({"name": "forecast", "arguments": {"city": "x".repeat(100)}}));
+        let response = modern_post(served.addr, &small).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let large = modern(2, "tools/call", json!({"name": "forecast", "arguments": {"city": "x".repeat(4096)}}));
+        let response = modern_post(served.addr, &large).send().await;
+        let error = expect_error(response, StatusCode::PAYLOAD_TOO_LARGE, INVALID_REQUEST, Value::Null, V2026).await;
+        assert!(error["error"]["message"].as_str().unwrap().contains("2048"), "{error}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_non_json_content_type_is_415() {
+    bounded(async {
+        let served = endpoint().await;
+        let discover = modern(1, "server/discover", json!({}));
+        for content_type in ["text/plain", "application/x-www-form-urlencoded"] {
+            let response = modern_post(served.addr, &discover).header("content-type", content_type).send().await;
+            expect_error(response, StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, Value::Null, V2026).await;
+        }
+        let response = modern_post(served.addr, &discover).without("content-type").send().await;
+        expect_error(response, StatusCode::UNSUPPORTED_MEDIA_TYPE, INVALID_REQUEST, Value::Null, V2026).await;
+        let response =
+            modern_post(served.addr, &discover).header("content-type", "application/json; charset=utf-8").send().await;
+        assert_eq!(response.status, StatusCode::OK);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_request_timeout_is_an_internal_error_naming_it() {
+    bounded(async {
+        let options = HttpOptions::new().request_timeout(Duration::from_millis(300));
+        let served = start(server(), options).await;
+        // Legacy, answered as JSON.
+        let session = open_session(served.addr, V2025_11).await;
+        let call =
+            request(1, "tools/call", json!({"name": "wait", "arguments": {"key": "timeout-legacy", "ms": 20_000}}));
+        let started = Instant::now();
+        let response = session.post().header("accept", "application/json").json(&call).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let message = response.json().await;
+        assert!(started.elapsed() < Duration::from_secs(5), "answered when the timeout expired");
+        assert_eq!(message["id"], 1);
+        assert_eq!(check_error(V2025_11, &message), INTERNAL_ERROR);
+        assert!(message["error"]["message"].as_str().unwrap().contains("timed out"), "{message}");
+        // Modern, answered on the call's SSE stream.
+        let call =
+            modern(2, "tools/call", json!({"name": "wait", "arguments": {"key": "timeout-modern", "ms": 20_000}}));
+        let (_, message) = modern_post(served.addr, &call).send().await.exchange().await;
+        assert_eq!(message["id"], 2);
+        assert_eq!(check_error(V2026, &message), INTERNAL_ERROR);
+        assert!(message["error"]["message"].as_str().unwrap().contains("timed out"), "{message}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_invalid_json_is_400_parse_error() {
+    bounded(async {
+        let served = endpoint().await;
+        let response = post(served.addr)
+            .header("MCP-Protocol-Version", "2026-07-28")
+            .header("Mcp-Method", "tools/list")
+            .bytes(&b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "[..])
+            .send()
+            .await;
+        expect_error(response, StatusCode::BAD_REQUEST, PARSE_ERROR, Value::Null, V2026).await;
+    })
+    .await;
+}
+
+// ===========================================================================
+// The gallery's --http entry point
+// ===========================================================================
+
+/// A child process killed when dropped.
+struct Child(std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits for `child` to exit, for at most `limit`; kills it past that.
+async fn wait_for_exit(mut child: std::process::Child, limit: Duration) -> std::process::ExitStatus {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting for a child") {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the child process did not finish within {limit:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The gallery example binary, next to this test's binary
+/// (`target/<profile>/examples/gallery`). `cargo test` builds examples, but
+/// `cargo test --test http` does not: build it (a no-op when fresh).
+async fn gallery_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps/<test>");
+    let binary = profile_dir.join("examples").join(format!("gallery{}", std::env::consts::EXE_SUFFIX));
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| option_env!("CARGO").unwrap_or("cargo").to_owned());
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let mut build = std::process::Command::new(cargo);
+    build.args(["build", "--quiet", "--example", "gallery", "--manifest-path", manifest]);
+    if profile_dir.file_name().is_some_and(|name| name == "release") {
+        build.arg("--release");
+    }
+    let child = build.spawn().expect("running cargo build --example gallery");
+    let status = wait_for_exit(child, Duration::from_secs(600)).await;
+    assert!(status.success(), "cargo build --example gallery failed: {status}");
+    assert!(binary.is_file(), "no gallery binary at {}", binary.display());
+    binary
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gallery_serves_http_with_the_http_flag() {
+    // Building the example may take a while; the timeout covers it separately.
+    let binary = gallery_binary().await;
+    bounded(async {
+        let port = {
+            let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+            probe.local_addr().unwrap().port()
+        };
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let mut gallery = Child(
+            std::process::Command::new(&binary)
+                .args(["--http", &addr.to_string()])
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("starting the gallery"),
+        );
+        let deadline = Instant::now() + WAIT;
+        while TcpStream::connect(addr).await.is_err() {
+            if let Some(status) = gallery.0.try_wait().unwrap() {
+                panic!("the gallery exited before listening: {status}");
+            }
+            assert!(Instant::now() < deadline, "the gallery did not listen on {addr} within {WAIT:?}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+
+        // Legacy: a session, its listing and a call.
+        let response = post(addr).json(&initialize_request(V2025_11)).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let id = response.header("mcp-session-id").expect("a session").to_owned();
+        let init = response.json().await;
+        support::assert_valid(V2025_11.as_str(), "InitializeResult", &init["result"]);
+        assert_eq!(init["result"]["serverInfo"]["name"], "codeagent-gallery");
+        let session = Session { addr, id, version: V2025_11 };
+        let listing = session.post().json(&request(1, "tools/list", json!({}))).send().await.json().await;
+        support::assert_valid(V2025_11.as_str(), "ListToolsResult", &listing["result"]);
+        let names = tool_names(&listing);
+        for tool in ["add", "greet", "count_with_progress", "slow"] {
+            assert!(names.contains(&tool), "{tool} in {names:?}");
+        }
+        let call = request(2, "tools/call", json!({"name": "add", "arguments": {"a": 2, "b": 3}}));
+        let (_, sum) = session.post().json(&call).send().await.exchange().await;
+        support::assert_valid(V2025_11.as_str(), "CallToolResult", &sum["result"]);
+        assert_eq!(first_text(&sum), "5");
+
+        // Modern: stateless listing and call.
+        let response = modern_post(addr, &modern(3, "tools/list", json!({}))).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let (_, listing) = response.exchange().await;
+        support::assert_valid(V2026.as_str(), "ListToolsResult", &listing["result"]);
+        assert!(tool_names(&listing).contains(&"add"));
+        let call = modern(4, "tools/call", json!({"name": "add", "arguments": {"a": 20, "b": 22}}));
+        let response = modern_post(addr, &call).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let (_, sum) = response.exchange().await;
+        support::assert_valid(V2026.as_str(), "CallToolResult", &sum["result"]);
+        assert_eq!(sum["result"]["resultType"], "complete");
+        assert_eq!(first_text(&sum), "42");
+
+        // Bound to loopback: only localhost Host headers.
+        let response =
+            modern_post(addr, &modern(5, "server/discover", json!({}))).header("host", "evil.example.com").send().await;
+        assert_eq!(response.status, StatusCode::FORBIDDEN);
+        assert!(gallery.0.try_wait().unwrap().is_none(), "the gallery is still serving");
+    })
+    .await;
+}

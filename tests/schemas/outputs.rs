@@ -1,0 +1,429 @@
+//! Ranges and lengths, toolbox methods, and output schemas.
+
+use super::*;
+
+#[test]
+fn schemars_ranges_and_lengths() {
+    assert_input(
+        "constrained",
+        &json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "level": {
+                    "type": "integer",
+                    "format": "uint8",
+                    "minimum": 1,
+                    "maximum": 10
+                },
+                "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 3
+                }
+            },
+            "required": [
+                "level",
+                "name"
+            ]
+        }),
+    );
+}
+
+#[test]
+fn toolbox_methods() {
+    assert_input(
+        "hit",
+        &json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "by": {
+                    "type": [
+                        "integer",
+                        "null"
+                    ],
+                    "format": "uint64",
+                    "minimum": 0,
+                    "description": "How many."
+                }
+            }
+        }),
+    );
+    assert_input(
+        "read",
+        &json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {}
+        }),
+    );
+    let definition = toolbox().definition("hit").unwrap();
+    assert_eq!(definition.description.as_deref(), Some("Count hits."));
+}
+
+#[test]
+fn json_output_schema() {
+    assert_output(
+        "summary",
+        Some(&json!({
+            "type": "object",
+            "properties": {
+                "count": {
+                    "type": "integer",
+                    "format": "uint32",
+                    "minimum": 0
+                },
+                "mean": {
+                    "type": [
+                        "number",
+                        "null"
+                    ],
+                    "format": "double"
+                }
+            },
+            "required": [
+                "count",
+                "mean"
+            ],
+            "description": "A summary.",
+            "title": "Summary",
+            "$schema": "https://json-schema.org/draft/2020-12/schema"
+        })),
+    );
+}
+
+#[test]
+fn table_output_schema() {
+    assert_output(
+        "points",
+        Some(&json!({
+            "type": "object",
+            "properties": {
+                "columns": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": {
+                                "type": "string"
+                            },
+                            "type": {
+                                "enum": [
+                                    "integer",
+                                    "number",
+                                    "string",
+                                    "boolean",
+                                    "json",
+                                    "null"
+                                ]
+                            }
+                        },
+                        "required": [
+                            "name",
+                            "type"
+                        ]
+                    }
+                },
+                "rows": {
+                    "type": "array",
+                    "items": {
+                        "type": "array"
+                    }
+                }
+            },
+            "required": [
+                "columns",
+                "rows"
+            ]
+        })),
+    );
+}
+
+#[test]
+fn result_of_json_output_schema() {
+    assert_output(
+        "maybe_point",
+        Some(&json!({
+            "type": "object",
+            "properties": {
+                "x": {
+                    "type": "number",
+                    "format": "double",
+                    "description": "Horizontal."
+                },
+                "y": {
+                    "type": "number",
+                    "format": "double",
+                    "description": "Vertical."
+                }
+            },
+            "required": [
+                "x",
+                "y"
+            ],
+            "description": "A point.",
+            "title": "Point",
+            "$schema": "https://json-schema.org/draft/2020-12/schema"
+        })),
+    );
+}
+
+#[test]
+fn plain_outputs_have_no_output_schema() {
+    for name in ["add", "group_by", "now", "log", "hit", "read"] {
+        assert_output(name, None);
+    }
+}
+
+/// Every value in `value`, recursively, with the keys that lead to it.
+fn keys(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map {
+                found.push(key.clone());
+                keys(item, found);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| keys(item, found)),
+        _ => {}
+    }
+}
+
+#[test]
+fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
+    let listing =
+        toolbox().with_client_compatible_schemas(true).list_tools(None).unwrap().to_wire(ProtocolVersion::LATEST);
+    let tools = listing["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 16);
+    let mut found = Vec::new();
+    keys(&listing, &mut found);
+    for key in ["$ref", "$defs", "$schema"] {
+        assert!(!found.iter().any(|found| found == key), "{key} in the client-compatible listing");
+    }
+    let tool = |name: &str| tools.iter().find(|tool| tool["name"] == name).unwrap().clone();
+    assert_json(
+        &tool("length")["inputSchema"],
+        &json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "segment": {
+                    "type": "object",
+                    "properties": {
+                        "from": {
+                            "type": "object",
+                            "properties": {
+                                "x": {
+                                    "type": "number",
+                                    "format": "double",
+                                    "description": "Horizontal."
+                                },
+                                "y": {
+                                    "type": "number",
+                                    "format": "double",
+                                    "description": "Vertical."
+                                }
+                            },
+                            "required": [
+                                "x",
+                                "y"
+                            ],
+                            "description": "A point."
+                        },
+                        "to": {
+                            "type": "object",
+                            "properties": {
+                                "x": {
+                                    "type": "number",
+                                    "format": "double",
+                                    "description": "Horizontal."
+                                },
+                                "y": {
+                                    "type": "number",
+                                    "format": "double",
+                                    "description": "Vertical."
+                                }
+                            },
+                            "required": [
+                                "x",
+                                "y"
+                            ],
+                            "description": "A point."
+                        }
+                    },
+                    "required": [
+                        "from",
+                        "to"
+                    ],
+                    "description": "A segment between two points."
+                }
+            },
+            "required": [
+                "segment"
+            ]
+        }),
+    );
+    assert_json(
+        &tool("area")["inputSchema"],
+        &json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "shape": {
+                    "oneOf": [
+                        {
+                            "type": "object",
+                            "properties": {
+                                "kind": {
+                                    "type": "string",
+                                    "const": "circle"
+                                },
+                                "radius": {
+                                    "type": "number",
+                                    "format": "double"
+                                }
+                            },
+                            "required": [
+                                "kind",
+                                "radius"
+                            ],
+                            "description": "A circle."
+                        },
+                        {
+                            "type": "object",
+                            "properties": {
+                                "kind": {
+                                    "type": "string",
+                                    "const": "rectangle"
+                                },
+                                "width": {
+                                    "type": "number",
+                                    "format": "double"
+                                },
+                                "height": {
+                                    "type": "number",
+                                    "format": "double"
+                                }
+                            },
+                            "required": [
+                                "kind",
+                                "width",
+                                "height"
+                            ],
+                            "description": "A rectangle."
+                        }
+                    ],
+                    "description": "A shape."
+                },
+                "command": {
+                    "anyOf": [
+                        {
+                            "oneOf": [
+                                {
+                                    "type": "string",
+                                    "enum": [
+                                        "Stop"
+                                    ]
+                                },
+                                {
+                                    "type": "object",
+                                    "properties": {
+                                        "Move": {
+                                            "type": "integer",
+                                            "format": "int32"
+                                        }
+                                    },
+                                    "required": [
+                                        "Move"
+                                    ],
+                                    "additionalProperties": false
+                                },
+                                {
+                                    "type": "object",
+                                    "properties": {
+                                        "Jump": {
+                                            "type": "object",
+                                            "properties": {
+                                                "height": {
+                                                    "type": "integer",
+                                                    "format": "uint8",
+                                                    "minimum": 0,
+                                                    "maximum": 255
+                                                }
+                                            },
+                                            "required": [
+                                                "height"
+                                            ]
+                                        }
+                                    },
+                                    "required": [
+                                        "Jump"
+                                    ],
+                                    "additionalProperties": false
+                                }
+                            ],
+                            "description": "An externally tagged command."
+                        },
+                        {
+                            "type": "null"
+                        }
+                    ]
+                }
+            },
+            "required": [
+                "shape"
+            ]
+        }),
+    );
+    assert_json(
+        &tool("maybe_point")["outputSchema"],
+        &json!({
+            "type": "object",
+            "properties": {
+                "x": {
+                    "type": "number",
+                    "format": "double",
+                    "description": "Horizontal."
+                },
+                "y": {
+                    "type": "number",
+                    "format": "double",
+                    "description": "Vertical."
+                }
+            },
+            "required": [
+                "x",
+                "y"
+            ],
+            "description": "A point.",
+            "title": "Point"
+        }),
+    );
+
+    // Without the option, the listing keeps `$schema`, `$defs` and `$ref`.
+    let plain = toolbox().list_tools(None).unwrap().to_wire(ProtocolVersion::LATEST);
+    let segment = plain["tools"].as_array().unwrap().iter().find(|tool| tool["name"] == "length").unwrap();
+    assert_eq!(segment["inputSchema"]["properties"]["segment"], json!({"$ref": "#/$defs/Segment"}));
+    assert_eq!(segment["inputSchema"]["$schema"], "https://json-schema.org/draft/2020-12/schema");
+}
+
+#[test]
+fn the_schema_is_generated_once() {
+    // A free tool: the spec is built on first use and kept.
+    let first: *const codeagent::toolbox::ToolSpec = Tool::spec(&add);
+    let second: *const codeagent::toolbox::ToolSpec = Tool::spec(&add);
+    assert_eq!(first, second);
+    // The same through two toolboxes.
+    let one = toolbox().get("add").unwrap();
+    let two = toolbox().get("add").unwrap();
+    assert!(std::ptr::eq(one.spec(), two.spec()));
+    assert!(std::ptr::eq(one.spec(), Tool::spec(&add)));
+    // A toolbox method: every toolbox built from the impl shares it.
+    let hit_one = toolbox().get("hit").unwrap();
+    let hit_two = toolbox().get("hit").unwrap();
+    assert!(std::ptr::eq(hit_one.spec(), hit_two.spec()));
+}
