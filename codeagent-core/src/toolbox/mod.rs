@@ -102,6 +102,65 @@ impl fmt::Display for DuplicateTool {
 
 impl std::error::Error for DuplicateTool {}
 
+/// A tool whose input schema states a constraint that argument checking
+/// cannot enforce (a keyword or `format` it does not know, a `pattern` it
+/// cannot compile, a `$ref` it cannot resolve). Rather than advertise a
+/// constraint and ignore it, the toolbox refuses the tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnenforceableSchema {
+    /// The tool.
+    pub tool: String,
+    /// What cannot be enforced, and where in the schema.
+    pub problem: String,
+}
+
+impl fmt::Display for UnenforceableSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the tool `{}` cannot be added: its input schema's {}", self.tool, self.problem)
+    }
+}
+
+impl std::error::Error for UnenforceableSchema {}
+
+/// Why [`Toolbox::try_add`] refused a tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AddToolError {
+    /// The name is taken.
+    Duplicate(DuplicateTool),
+    /// The input schema states a constraint that cannot be enforced.
+    Unenforceable(UnenforceableSchema),
+}
+
+impl fmt::Display for AddToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AddToolError::Duplicate(error) => error.fmt(f),
+            AddToolError::Unenforceable(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AddToolError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AddToolError::Duplicate(error) => Some(error),
+            AddToolError::Unenforceable(error) => Some(error),
+        }
+    }
+}
+
+impl From<DuplicateTool> for AddToolError {
+    fn from(error: DuplicateTool) -> Self {
+        AddToolError::Duplicate(error)
+    }
+}
+
+impl From<UnenforceableSchema> for AddToolError {
+    fn from(error: UnenforceableSchema) -> Self {
+        AddToolError::Unenforceable(error)
+    }
+}
+
 /// A `tools/list` cursor this toolbox did not hand out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvalidCursor(pub String);
@@ -199,13 +258,15 @@ impl Toolbox {
     ///
     /// # Panics
     ///
-    /// When a tool of the same name is already there: that is a bug in the
-    /// program building the toolbox. Use [`try_add`](Toolbox::try_add) to handle it.
+    /// When a tool of the same name is already there, or the tool's input
+    /// schema states a constraint that cannot be enforced: that is a bug in
+    /// the program building the toolbox. Use [`try_add`](Toolbox::try_add) to
+    /// handle it.
     #[must_use]
     #[track_caller]
     pub fn tool(self, tool: impl Tool) -> Self {
-        if let Err(duplicate) = self.try_add(tool) {
-            panic!("{duplicate}");
+        if let Err(error) = self.try_add(tool) {
+            panic!("{error}");
         }
         self
     }
@@ -215,30 +276,36 @@ impl Toolbox {
     ///
     /// # Panics
     ///
-    /// When a tool name is already taken.
+    /// When a tool name is already taken, or a tool's input schema states a
+    /// constraint that cannot be enforced.
     #[must_use]
     #[track_caller]
     pub fn tools(self, set: impl SharedToolSet) -> Self {
         for tool in set.into_shared().tools() {
-            if let Err(duplicate) = self.try_add_dyn(tool) {
-                panic!("{duplicate}");
+            if let Err(error) = self.try_add_dyn(tool) {
+                panic!("{error}");
             }
         }
         self
     }
 
-    /// Adds a tool, refusing a name that is taken. Servers serving this
-    /// toolbox tell their clients the list changed.
-    pub fn try_add(&self, tool: impl Tool) -> Result<(), DuplicateTool> {
+    /// Adds a tool, refusing a name that is taken and an input schema stating
+    /// a constraint that argument checking cannot enforce
+    /// ([`ToolSpec::schema_problem`]). Servers serving this toolbox tell their
+    /// clients the list changed.
+    pub fn try_add(&self, tool: impl Tool) -> Result<(), AddToolError> {
         self.try_add_dyn(Arc::new(tool))
     }
 
     /// [`try_add`](Toolbox::try_add) for a shared tool.
-    pub fn try_add_dyn(&self, tool: Arc<dyn Tool>) -> Result<(), DuplicateTool> {
+    pub fn try_add_dyn(&self, tool: Arc<dyn Tool>) -> Result<(), AddToolError> {
+        if let Some(problem) = tool.spec().schema_problem() {
+            return Err(UnenforceableSchema { tool: tool.spec().name().to_owned(), problem }.into());
+        }
         self.update(|registry| {
             let name = tool.spec().name().to_owned();
             if registry.index.contains_key(&name) {
-                return Err(DuplicateTool(name));
+                return Err(DuplicateTool(name).into());
             }
             registry.index.insert(name, registry.tools.len());
             registry.tools.push(tool);
