@@ -221,6 +221,8 @@ impl Compiler<'_> {
                     );
                 }
             }
+            // Unknown fields are serde's to refuse (see `Walk::object`).
+            "additionalProperties" if value == &Value::Bool(false) => {}
             "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "propertyNames" | "contains" => {
                 self.nested(keyword, value)?;
             }
@@ -842,4 +844,105 @@ fn render(path: &[String]) -> String {
         rendered.push_str(segment);
     }
     rendered
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn violation(schema: Value, value: Value) -> Option<(String, String)> {
+        let checker = Checker::compile(&schema).expect("compiles").unwrap_or_default();
+        checker.first_violation(&schema, &value)
+    }
+
+    #[test]
+    fn a_schema_serde_enforces_needs_no_checker() {
+        let schema = json!({"type": "object", "properties": {"a": {"type": "integer", "format": "int64"},
+            "b": {"type": "array", "items": {"$ref": "#/$defs/B"}}}, "required": ["a"],
+            "additionalProperties": false, "$defs": {"B": {"type": "string", "description": "b"}}});
+        assert!(Checker::compile(&schema).unwrap().is_none());
+        assert!(Checker::compile(&json!({"type": "number", "format": "float"})).unwrap().is_some());
+    }
+
+    #[test]
+    fn refusals_name_the_keyword_and_where_it_is() {
+        let refused = |schema: Value| Checker::compile(&schema).unwrap_err().to_string();
+        assert_eq!(
+            refused(json!({"properties": {"a": {"$ref": "#/$defs/Missing"}}})),
+            "`$ref` at #/properties/a is \"#/$defs/Missing\", which does not name a definition of this schema"
+        );
+        assert_eq!(
+            refused(json!({"anyOf": [{"type": "string"}, {"format": "hostname"}]})),
+            "`format` at #/anyOf/1 is \"hostname\", a format argument checking does not enforce"
+        );
+        assert!(refused(json!({"$dynamicRef": "#x"})).starts_with("`$dynamicRef` at # is a keyword"));
+        assert_eq!(refused(json!({"minLength": -1})), "`minLength` at # is not a non-negative integer");
+    }
+
+    #[test]
+    fn string_formats() {
+        for (format, good, bad) in [
+            ("date", "2024-02-29", "2023-02-29"),
+            ("date", "1999-12-31", "2024-13-01"),
+            ("date-time", "2024-01-01T10:00:00Z", "2024-01-01 10:00:00Z"),
+            ("date-time", "2024-01-01t10:00:60.25+02:00", "2024-01-01T25:00:00Z"),
+            ("partial-date-time", "2024-01-01T10:00:00.5", "2024-01-01T10:00:00Z"),
+            ("time", "23:59:59-05:30", "23:59:59"),
+            ("partial-time", "08:30:00", "8:30:00"),
+            ("uuid", "67e55044-10b1-426f-9247-bb680e5fe0c8", "67e55044-10b1-426f-9247-bb680e5fe0c"),
+            ("ipv4", "192.168.0.1", "192.168.0.256"),
+            ("ipv6", "::1", "1::2::3"),
+            ("ip", "10.0.0.1", "localhost"),
+        ] {
+            assert!(string_format(format, good), "{format}: {good}");
+            assert!(!string_format(format, bad), "{format}: {bad}");
+        }
+    }
+
+    #[test]
+    fn integer_formats() {
+        let schema = json!({"properties": {"n": {"type": "integer", "format": "int8"}}});
+        assert_eq!(
+            violation(schema, json!({"n": -129})),
+            Some(("n".to_owned(), "-129 is out of the range of int8 (-128 to 127)".to_owned()))
+        );
+    }
+
+    #[test]
+    fn applicators() {
+        let one_of = json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]});
+        assert_eq!(
+            violation(one_of, json!(3)).unwrap().1,
+            "3 matches 2 of the alternatives under `oneOf`; exactly one must match"
+        );
+        let not = json!({"properties": {"n": {"type": "integer", "not": {"const": 0}}}});
+        assert_eq!(violation(not, json!({"n": 0})).unwrap(), ("n".to_owned(), "0 is not allowed".to_owned()));
+        let contains = json!({"contains": {"const": "x"}, "minContains": 2});
+        assert_eq!(
+            violation(contains, json!(["x", "y"])).unwrap().1,
+            "has 1 items matching the schema under `contains`, fewer than the minimum 2"
+        );
+        let names = json!({"propertyNames": {"pattern": "^[a-z]+$"}});
+        assert_eq!(
+            violation(names, json!({"ok": 1, "Bad": 2})).unwrap().1,
+            "the key \"Bad\": \"Bad\" does not match the pattern ^[a-z]+$"
+        );
+        let conditional = json!({"if": {"properties": {"unit": {"const": "pct"}}},
+            "then": {"properties": {"value": {"maximum": 100}}}});
+        assert_eq!(
+            violation(conditional.clone(), json!({"unit": "pct", "value": 150})).unwrap(),
+            ("value".to_owned(), "150 is greater than the maximum 100".to_owned())
+        );
+        assert_eq!(violation(conditional, json!({"unit": "abs", "value": 150})), None);
+        let patterns = json!({"patternProperties": {"^n_": {"type": "integer", "minimum": 1}}});
+        assert_eq!(violation(patterns, json!({"n_a": 0})).unwrap().0, "n_a");
+        let unique = json!({"uniqueItems": true});
+        assert_eq!(
+            violation(unique.clone(), json!([1, 1.0])).unwrap().1,
+            "has duplicate items (1.0 appears more than once)"
+        );
+        assert_eq!(violation(unique, json!([{"a": 1, "b": 2}, {"b": 2, "a": 1}])).unwrap().0, "");
+    }
 }
