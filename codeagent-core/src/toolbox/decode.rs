@@ -8,9 +8,10 @@ use crate::output::ToolError;
 
 /// Decodes the call's arguments as `A`, then checks every constraint of the
 /// tool's input schema that serde does not (ranges, lengths, `pattern`,
-/// `format`, `uniqueItems`, `const`, `enum`, `anyOf`/`oneOf`, ...). An invalid argument gives the tool error to return (as an
-/// error result, `is_error: true`), naming the field path, so the model can
-/// correct itself.
+/// `format`, `uniqueItems`, `const`, `enum`, `anyOf`/`oneOf`, ...). An
+/// invalid argument gives the tool error to return (as an error result,
+/// `is_error: true`), naming the field path, so the model can correct itself;
+/// serde's own message wins when serde refuses the arguments too.
 pub fn decode_arguments<A: DeserializeOwned>(spec: &ToolSpec, call: &mut ToolCall) -> Result<A, ToolError> {
     let checker = match spec.checker() {
         Ok(checker) => checker,

@@ -2,10 +2,9 @@
 
 use std::future::Future;
 use std::pin::Pin;
-
-use schemars::JsonSchema;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use super::ToolCall;
