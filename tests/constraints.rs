@@ -117,7 +117,7 @@ fn mail(#[schemars(email)] to: String) -> String {
 /// Arguments whose schema uses a keyword argument checking does not know.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
-#[schemars(extend("unevaluatedProperties" = false))]
+#[schemars(extend("unevaluatedProperties" = {"type": "string"}))]
 struct Loose {
     name: String,
 }

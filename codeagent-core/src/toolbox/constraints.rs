@@ -141,7 +141,8 @@ impl Compiler<'_> {
             if ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-") {
                 continue;
             }
-            if !(STRUCTURAL.contains(&keyword) || keyword == "format" && is_number_format(value)) {
+            let unknown_fields = keyword == "unevaluatedProperties" && value == &Value::Bool(false);
+            if !(STRUCTURAL.contains(&keyword) || unknown_fields || keyword == "format" && is_number_format(value)) {
                 self.constrained = true;
             }
             self.keyword(keyword, value)?;
@@ -221,8 +222,10 @@ impl Compiler<'_> {
                     );
                 }
             }
-            // Unknown fields are serde's to refuse (see `Walk::object`).
-            "additionalProperties" if value == &Value::Bool(false) => {}
+            // Unknown fields are serde's to refuse (see `Walk::object`); schemars
+            // states them so for `#[serde(deny_unknown_fields)]`, with
+            // `unevaluatedProperties` when the struct flattens another.
+            "additionalProperties" | "unevaluatedProperties" if value == &Value::Bool(false) => {}
             "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "propertyNames" | "contains" => {
                 self.nested(keyword, value)?;
             }
@@ -863,6 +866,7 @@ mod tests {
             "b": {"type": "array", "items": {"$ref": "#/$defs/B"}}}, "required": ["a"],
             "additionalProperties": false, "$defs": {"B": {"type": "string", "description": "b"}}});
         assert!(Checker::compile(&schema).unwrap().is_none());
+        assert!(Checker::compile(&json!({"unevaluatedProperties": false})).unwrap().is_none());
         assert!(Checker::compile(&json!({"type": "number", "format": "float"})).unwrap().is_some());
     }
 
