@@ -3,18 +3,27 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::constraints::first_violation;
 use super::{ToolCall, ToolSpec};
 use crate::output::ToolError;
 
-/// Decodes the call's arguments as `A`, checking the schema's value
-/// constraints. An invalid argument gives the tool error to return (as an
-/// error result, `is_error: true`), naming the field path, so the model can
-/// correct itself.
+/// Decodes the call's arguments as `A`, then checks every constraint of the
+/// tool's input schema that serde does not (ranges, lengths, `pattern`,
+/// `format`, `uniqueItems`, `const`, `enum`, `anyOf`/`oneOf`, ...). An
+/// invalid argument gives the tool error to return (as an error result,
+/// `is_error: true`), naming the field path, so the model can correct itself;
+/// serde's own message wins when serde refuses the arguments too.
 pub fn decode_arguments<A: DeserializeOwned>(spec: &ToolSpec, call: &mut ToolCall) -> Result<A, ToolError> {
+    let checker = match spec.checker() {
+        Ok(checker) => checker,
+        Err(refusal) => {
+            return Err(ToolError::new(format!(
+                "Invalid arguments for tool {}: its input schema cannot be enforced: {refusal}",
+                spec.name()
+            )));
+        }
+    };
     let arguments = Value::Object(call.take_arguments());
-    let violation =
-        if spec.is_constrained() { first_violation(&spec.definition().input_schema, &arguments) } else { None };
+    let violation = checker.and_then(|checker| checker.first_violation(&spec.definition().input_schema, &arguments));
     let decoded = serde_path_to_error::deserialize::<_, A>(arguments);
     let problem = match (decoded, violation) {
         (Ok(arguments), None) => return Ok(arguments),

@@ -36,6 +36,45 @@ impl DuplicateTool {
     }
 }
 
+/// A tool whose input schema states a constraint that argument checking
+/// cannot enforce (a keyword or `format` it does not know, a `pattern` it
+/// cannot compile, a `$ref` it cannot resolve). Rather than advertise a
+/// constraint and ignore it, the toolbox refuses the tool.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the tool `{tool}` cannot be added: its input schema's {problem}")]
+pub struct UnenforceableSchema {
+    tool: String,
+    problem: String,
+}
+
+impl UnenforceableSchema {
+    pub(crate) fn new(tool: impl Into<String>, problem: impl Into<String>) -> Self {
+        UnenforceableSchema { tool: tool.into(), problem: problem.into() }
+    }
+
+    /// The tool.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// What cannot be enforced, and where in the schema.
+    pub fn problem(&self) -> &str {
+        &self.problem
+    }
+}
+
+/// Why [`Toolbox::try_add`](super::Toolbox::try_add) refused a tool.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AddToolError {
+    /// The name is taken.
+    #[error(transparent)]
+    Duplicate(#[from] DuplicateTool),
+    /// The input schema states a constraint that cannot be enforced.
+    #[error(transparent)]
+    Unenforceable(#[from] UnenforceableSchema),
+}
+
 /// A `tools/list` cursor this toolbox did not hand out.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("Invalid cursor: `{cursor}`")]

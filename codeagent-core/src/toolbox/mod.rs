@@ -21,7 +21,7 @@ use tokio::sync::watch;
 
 pub use context::{CancellationToken, Context, LogLevel};
 pub(crate) use context::{Notifier, RequestInfo};
-pub use errors::{CallError, DuplicateTool, InvalidCursor};
+pub use errors::{AddToolError, CallError, DuplicateTool, InvalidCursor, UnenforceableSchema};
 pub use listing::{CacheHint, ToolPage};
 pub use param::{State, ToolCall};
 pub use schema::{HeaderParam, client_compatible};
@@ -120,13 +120,15 @@ impl Toolbox {
     ///
     /// # Panics
     ///
-    /// When a tool of the same name is already there: that is a bug in the
-    /// program building the toolbox. Use [`try_add`](Toolbox::try_add) to handle it.
+    /// When a tool of the same name is already there, or the tool's input
+    /// schema states a constraint that cannot be enforced: that is a bug in
+    /// the program building the toolbox. Use [`try_add`](Toolbox::try_add) to
+    /// handle it.
     #[must_use]
     #[track_caller]
     pub fn tool(self, tool: impl Tool) -> Self {
-        if let Err(duplicate) = self.try_add(tool) {
-            panic!("{duplicate}");
+        if let Err(error) = self.try_add(tool) {
+            panic!("{error}");
         }
         self
     }
@@ -136,27 +138,33 @@ impl Toolbox {
     ///
     /// # Panics
     ///
-    /// When a tool name is already taken.
+    /// When a tool name is already taken, or a tool's input schema states a
+    /// constraint that cannot be enforced.
     #[must_use]
     #[track_caller]
     pub fn tools(self, set: impl SharedToolSet) -> Self {
         for tool in set.into_shared().tools() {
-            if let Err(duplicate) = self.try_add_shared(tool) {
-                panic!("{duplicate}");
+            if let Err(error) = self.try_add_shared(tool) {
+                panic!("{error}");
             }
         }
         self
     }
 
-    /// Adds a tool to the shared registry, refusing a name that is taken.
-    /// Servers serving this toolbox tell their clients the list changed.
-    pub fn try_add(&self, tool: impl Tool) -> Result<(), DuplicateTool> {
+    /// Adds a tool to the shared registry, refusing a name that is taken and
+    /// an input schema stating a constraint that argument checking cannot
+    /// enforce ([`ToolSpec::schema_problem`]). Servers serving this toolbox
+    /// tell their clients the list changed.
+    pub fn try_add(&self, tool: impl Tool) -> Result<(), AddToolError> {
         self.try_add_shared(Arc::new(tool))
     }
 
     /// [`try_add`](Toolbox::try_add) for a shared tool.
-    pub fn try_add_shared(&self, tool: Arc<dyn Tool>) -> Result<(), DuplicateTool> {
-        self.registry.add(tool)
+    pub fn try_add_shared(&self, tool: Arc<dyn Tool>) -> Result<(), AddToolError> {
+        if let Some(problem) = tool.spec().schema_problem() {
+            return Err(UnenforceableSchema::new(tool.spec().name(), problem).into());
+        }
+        Ok(self.registry.add(tool)?)
     }
 
     /// Removes the tool called `name` from the shared registry; whether there was one.

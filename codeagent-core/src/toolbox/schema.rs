@@ -7,22 +7,6 @@ use serde_json::{Map, Value};
 
 use super::param::INJECTED_MARKER;
 
-/// Keywords that constrain values beyond their type, which argument decoding
-/// checks after serde has checked the types.
-pub(crate) const CONSTRAINT_KEYWORDS: [&str; 11] = [
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-];
-
 /// Removes `key` from `map`, keeping the order of the other keys (serde_json's
 /// own `remove` swaps the last key into the gap when it keeps insertion order).
 pub(crate) fn remove_ordered(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
@@ -31,7 +15,6 @@ pub(crate) fn remove_ordered(map: &mut Map<String, Value>, key: &str) -> Option<
     #[cfg(not(feature = "preserve_order"))]
     return map.remove(key);
 }
-
 /// The input schema of argument struct `A`: JSON Schema 2020-12, object root,
 /// no `title`, injected parameters removed.
 pub(crate) fn input_schema_for<A: JsonSchema>() -> Value {
@@ -107,17 +90,6 @@ pub(crate) fn header_params(schema: &Value) -> Vec<HeaderParam> {
     let mut found = Vec::new();
     walk(schema, &mut Vec::new(), &mut found);
     found
-}
-
-/// Whether a schema constrains values beyond their types anywhere.
-pub(crate) fn has_constraints(schema: &Value) -> bool {
-    match schema {
-        Value::Object(map) => {
-            CONSTRAINT_KEYWORDS.iter().any(|keyword| map.contains_key(*keyword)) || map.values().any(has_constraints)
-        }
-        Value::Array(items) => items.iter().any(has_constraints),
-        _ => false,
-    }
 }
 
 /// The schema for clients that cannot resolve references: every local `$ref`

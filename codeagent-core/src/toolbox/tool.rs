@@ -2,12 +2,14 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use super::ToolCall;
-use super::schema::{HeaderParam, has_constraints, header_params, input_schema_for, remove_ordered};
+use super::constraints::{Checker, Refusal};
+use super::schema::{HeaderParam, header_params, input_schema_for, remove_ordered};
 use crate::mcp::{Icon, ToolAnnotations, ToolDefinition};
 use crate::output::IntoToolResult;
 use crate::result::ToolResult;
@@ -35,7 +37,7 @@ pub struct ToolSpec {
     definition: ToolDefinition,
     origin: Option<(&'static str, &'static str)>,
     header_params: Vec<HeaderParam>,
-    constrained: bool,
+    checker: Result<Option<Arc<Checker>>, Refusal>,
     allow_unknown_arguments: bool,
 }
 
@@ -43,11 +45,14 @@ impl ToolSpec {
     /// A tool called `name` whose arguments are the fields of `A`.
     ///
     /// The input schema is generated once, here: JSON Schema 2020-12 with an
-    /// object root, injected parameters removed.
+    /// object root, injected parameters removed. Its argument checker is
+    /// compiled here too; a schema stating a constraint the checker cannot
+    /// enforce makes [`Toolbox::try_add`](super::Toolbox::try_add) refuse the
+    /// tool (see [`schema_problem`](ToolSpec::schema_problem)).
     pub fn new<A: JsonSchema>(name: impl Into<String>) -> Self {
         let input_schema = input_schema_for::<A>();
         ToolSpec {
-            constrained: has_constraints(&input_schema),
+            checker: Checker::compile(&input_schema).map(|checker| checker.map(Arc::new)),
             header_params: header_params(&input_schema),
             definition: ToolDefinition::new(name, input_schema),
             origin: None,
@@ -142,7 +147,16 @@ impl ToolSpec {
         &self.header_params
     }
 
-    pub(crate) fn is_constrained(&self) -> bool {
-        self.constrained
+    /// Why the input schema cannot be enforced, when it cannot: a keyword or
+    /// `format` argument checking does not know, a `pattern` it cannot
+    /// compile, a `$ref` it cannot resolve. The toolbox refuses such a tool.
+    pub fn schema_problem(&self) -> Option<String> {
+        self.checker.as_ref().err().map(Refusal::to_string)
+    }
+
+    /// The argument checker: `Ok(None)` when the schema states nothing serde
+    /// does not enforce already.
+    pub(crate) fn checker(&self) -> Result<Option<&Checker>, &Refusal> {
+        self.checker.as_ref().map(Option::as_deref)
     }
 }

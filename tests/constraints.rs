@@ -1,0 +1,330 @@
+//! Every constraint an input schema advertises is enforced when the tool is
+//! called, naming the field; a schema stating one that cannot be enforced
+//! makes the toolbox refuse the tool when it is built.
+
+use std::collections::{BTreeSet, HashSet};
+
+use codeagent::prelude::*;
+use codeagent::toolbox::{AddToolError, Tool, ToolCall, ToolFuture, ToolSpec};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// A numeric code.
+#[tool]
+fn code(#[schemars(regex(pattern = r"^[0-9]+$"))] code: String) -> String {
+    code
+}
+
+/// A set of numbers.
+#[tool]
+fn numbers(numbers: HashSet<u32>) -> usize {
+    numbers.len()
+}
+
+/// A sorted set of words.
+#[tool]
+fn words(words: BTreeSet<String>) -> usize {
+    words.len()
+}
+
+/// A byte and a single-precision ratio.
+#[tool]
+fn narrow(byte: u8, ratio: Option<f32>) -> String {
+    format!("{byte} {ratio:?}")
+}
+
+/// A fixed version and a mode from a list, stated in the schema only.
+#[tool]
+fn fixed(
+    #[schemars(extend("const" = "v1"))] version: String,
+    #[schemars(extend("enum" = ["fast", "safe"]))] mode: Option<String>,
+) -> String {
+    format!("{version} {mode:?}")
+}
+
+/// A shape, tagged by `kind` (`oneOf` in the schema).
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Shape {
+    /// A circle.
+    Circle {
+        /// Its radius.
+        #[schemars(range(min = 0))]
+        radius: f64,
+    },
+    /// A square.
+    Square {
+        /// Its side.
+        #[schemars(range(min = 0))]
+        side: f64,
+    },
+}
+
+/// A limit, by count or by name (untagged: `anyOf` in the schema).
+#[derive(Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Limit {
+    /// At most this many.
+    Count {
+        /// How many.
+        #[schemars(range(min = 1))]
+        count: u32,
+    },
+    /// Up to the one named.
+    Name {
+        /// The name.
+        #[schemars(length(min = 2))]
+        name: String,
+    },
+}
+
+/// Draws a shape up to a limit.
+#[tool]
+fn draw(shape: Shape, limit: Option<Limit>) -> String {
+    let area = match shape {
+        Shape::Circle { radius } => 3.0 * radius * radius,
+        Shape::Square { side } => side * side,
+    };
+    let limit = match limit {
+        None => "none".to_owned(),
+        Some(Limit::Count { count }) => count.to_string(),
+        Some(Limit::Name { name }) => name,
+    };
+    format!("{area} {limit}")
+}
+
+/// Both or neither of `from` and `to`, stated with `dependentRequired`.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("dependentRequired" = {"from": ["to"]}))]
+struct Span {
+    from: Option<u32>,
+    to: Option<u32>,
+}
+
+/// A span.
+#[tool]
+fn span(span: Span) -> String {
+    format!("{:?} {:?}", span.from, span.to)
+}
+
+/// An address: `format: "email"`, which nothing here enforces.
+#[tool]
+fn mail(#[schemars(email)] to: String) -> String {
+    to
+}
+
+/// Arguments whose schema uses a keyword argument checking does not know.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+#[schemars(extend("unevaluatedProperties" = {"type": "string"}))]
+struct Loose {
+    name: String,
+}
+
+/// Arguments whose pattern the regex engine cannot compile (look-ahead).
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct Lookahead {
+    #[schemars(regex(pattern = r"^(?=a)\w+$"))]
+    name: String,
+}
+
+/// A hand-made tool over any argument type.
+struct Manual(ToolSpec);
+
+impl Tool for Manual {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    fn call(&self, _call: ToolCall) -> ToolFuture {
+        Box::pin(async { "called".into_tool_result() })
+    }
+}
+
+fn toolbox() -> Toolbox {
+    Toolbox::new().tool(code).tool(numbers).tool(words).tool(narrow).tool(fixed).tool(draw).tool(span)
+}
+
+async fn error(name: &str, arguments: Value) -> String {
+    let result = toolbox().call(name, arguments).await.expect("the call starts");
+    assert!(result.is_error(), "{name} should fail, gave {}", result.value());
+    result.value().to_owned()
+}
+
+async fn ok(name: &str, arguments: Value) -> String {
+    let result = toolbox().call(name, arguments).await.expect("the call starts");
+    assert!(!result.is_error(), "{name} should succeed, gave {}", result.value());
+    result.value().to_owned()
+}
+
+#[tokio::test]
+async fn a_pattern_is_enforced() {
+    let schema = toolbox().definition("code").unwrap().input_schema;
+    assert_eq!(schema["properties"]["code"]["pattern"], "^[0-9]+$");
+    assert_eq!(ok("code", json!({"code": "0042"})).await, "0042");
+    assert_eq!(
+        error("code", json!({"code": "abc"})).await,
+        "Invalid arguments for tool code: `code`: \"abc\" does not match the pattern ^[0-9]+$"
+    );
+}
+
+#[tokio::test]
+async fn unique_items_are_enforced_though_serde_would_dedupe() {
+    let schema = toolbox().definition("numbers").unwrap().input_schema;
+    assert_eq!(schema["properties"]["numbers"]["uniqueItems"], true);
+    assert_eq!(ok("numbers", json!({"numbers": [1, 2]})).await, "2");
+    assert_eq!(
+        error("numbers", json!({"numbers": [1, 2, 1]})).await,
+        "Invalid arguments for tool numbers: `numbers`: has duplicate items (1 appears more than once)"
+    );
+    assert_eq!(
+        error("words", json!({"words": ["a", "b", "a"]})).await,
+        "Invalid arguments for tool words: `words`: has duplicate items (\"a\" appears more than once)"
+    );
+}
+
+#[tokio::test]
+async fn number_formats_are_enforced() {
+    assert_eq!(ok("narrow", json!({"byte": 255, "ratio": 0.5})).await, "255 Some(0.5)");
+    // serde refuses first, with its own message.
+    assert_eq!(
+        error("narrow", json!({"byte": 300})).await,
+        "Invalid arguments for tool narrow: `byte`: invalid value: integer `300`, expected u8"
+    );
+    // serde would turn this into infinity; `format: float` refuses it.
+    assert_eq!(
+        error("narrow", json!({"byte": 1, "ratio": 1e300})).await,
+        "Invalid arguments for tool narrow: `ratio`: 1e+300 is out of the range of float"
+    );
+}
+
+#[tokio::test]
+async fn const_and_enum_are_enforced() {
+    assert_eq!(ok("fixed", json!({"version": "v1", "mode": "safe"})).await, "v1 Some(\"safe\")");
+    assert_eq!(
+        error("fixed", json!({"version": "v2"})).await,
+        "Invalid arguments for tool fixed: `version`: \"v2\" is not the allowed value \"v1\""
+    );
+    assert_eq!(
+        error("fixed", json!({"version": "v1", "mode": "slow"})).await,
+        "Invalid arguments for tool fixed: `mode`: \"slow\" is not one of \"fast\", \"safe\""
+    );
+}
+
+#[tokio::test]
+async fn a_tagged_enum_checks_the_variant_its_tag_names() {
+    let schema = toolbox().definition("draw").unwrap().input_schema;
+    assert!(schema["$defs"]["Shape"]["oneOf"].is_array(), "{schema}");
+    assert!(schema["$defs"]["Limit"]["anyOf"].is_array(), "{schema}");
+    assert_eq!(ok("draw", json!({"shape": {"kind": "square", "side": 2}})).await, "4 none");
+    assert_eq!(
+        error("draw", json!({"shape": {"kind": "square", "side": -1}})).await,
+        "Invalid arguments for tool draw: `shape.side`: -1 is less than the minimum 0"
+    );
+    assert_eq!(
+        error("draw", json!({"shape": {"kind": "circle", "radius": -2}})).await,
+        "Invalid arguments for tool draw: `shape.radius`: -2 is less than the minimum 0"
+    );
+    // An unknown tag is serde's to report.
+    assert_eq!(
+        error("draw", json!({"shape": {"kind": "star"}})).await,
+        "Invalid arguments for tool draw: `shape.kind`: unknown variant `star`, expected `circle` or `square`"
+    );
+}
+
+#[tokio::test]
+async fn an_untagged_enum_checks_the_variant_the_value_fits() {
+    let square = json!({"kind": "square", "side": 1});
+    assert_eq!(ok("draw", json!({"shape": square, "limit": {"count": 3}})).await, "1 3");
+    assert_eq!(ok("draw", json!({"shape": square, "limit": {"name": "ab"}})).await, "1 ab");
+    assert_eq!(
+        error("draw", json!({"shape": square, "limit": {"count": 0}})).await,
+        "Invalid arguments for tool draw: `limit.count`: 0 is less than the minimum 1"
+    );
+    assert_eq!(
+        error("draw", json!({"shape": square, "limit": {"name": "a"}})).await,
+        "Invalid arguments for tool draw: `limit.name`: has 1 characters, fewer than the minimum 2"
+    );
+}
+
+#[tokio::test]
+async fn dependent_required_is_enforced() {
+    assert_eq!(ok("span", json!({"span": {"from": 1, "to": 2}})).await, "Some(1) Some(2)");
+    assert_eq!(ok("span", json!({"span": {"to": 2}})).await, "None Some(2)");
+    assert_eq!(
+        error("span", json!({"span": {"from": 1}})).await,
+        "Invalid arguments for tool span: `span`: missing field `to`, required when `from` is given"
+    );
+}
+
+#[test]
+fn an_unenforceable_format_is_refused_when_the_toolbox_is_built() {
+    let error = Toolbox::new().try_add(mail).unwrap_err();
+    let AddToolError::Unenforceable(refusal) = &error else {
+        panic!("expected a schema refusal, got {error:?}");
+    };
+    assert_eq!(refusal.tool(), "mail");
+    assert_eq!(
+        error.to_string(),
+        "the tool `mail` cannot be added: its input schema's `format` at #/properties/to \
+         is \"email\", a format argument checking does not enforce"
+    );
+}
+
+#[test]
+#[should_panic(expected = "the tool `mail` cannot be added")]
+fn tool_panics_on_an_unenforceable_schema() {
+    let _ = Toolbox::new().tool(mail);
+}
+
+#[test]
+fn a_hand_made_tool_with_an_unknown_keyword_is_refused() {
+    let toolbox = Toolbox::new();
+    let spec = ToolSpec::new::<Loose>("loose");
+    assert!(spec.schema_problem().is_some());
+    let error = toolbox.try_add(Manual(spec)).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the tool `loose` cannot be added: its input schema's `unevaluatedProperties` at # \
+         is a keyword argument checking does not enforce: remove it, or check the value in the tool"
+    );
+    assert!(toolbox.is_empty());
+}
+
+#[test]
+fn a_hand_made_tool_whose_pattern_does_not_compile_is_refused() {
+    let error = Toolbox::new().try_add(Manual(ToolSpec::new::<Lookahead>("lookahead"))).unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.starts_with(
+            "the tool `lookahead` cannot be added: its input schema's `pattern` at #/properties/name \
+             is \"^(?=a)\\\\w+$\", which argument checking cannot compile: "
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_duplicate_name_is_still_its_own_error() {
+    let toolbox = Toolbox::new().tool(code);
+    let error = toolbox.try_add(code).unwrap_err();
+    assert!(matches!(error, AddToolError::Duplicate(_)));
+    assert_eq!(error.to_string(), "the toolbox already has a tool named `code`; tool names must be unique");
+}
+
+#[tokio::test]
+async fn a_hand_made_tool_with_a_plain_schema_is_added_and_called() {
+    /// Plain arguments.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Plain {
+        name: String,
+    }
+    let toolbox = Toolbox::new();
+    let spec = ToolSpec::new::<Plain>("plain");
+    assert_eq!(spec.schema_problem(), None);
+    toolbox.try_add(Manual(spec)).unwrap();
+    assert_eq!(toolbox.call("plain", json!({"name": "x"})).await.unwrap().value(), "called");
+}
