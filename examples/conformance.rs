@@ -139,5 +139,5 @@ async fn main() -> std::process::ExitCode {
         .tool(test_error_handling)
         .tool(test_reconnection)
         .tool(json_schema_2020_12_tool);
-    codeagent::Server::new(toolbox).name("codeagent-conformance").run().await
+    codeagent::Server::new(toolbox).with_name("codeagent-conformance").run().await
 }

@@ -36,7 +36,7 @@ fn greet(
     /// Who to greet.
     name: String,
 ) -> Text {
-    Text::new(format!("Hello, {name}!")).title("Greeting")
+    Text::new(format!("Hello, {name}!")).with_title("Greeting")
 }
 
 /// A sales region.
@@ -75,7 +75,7 @@ fn sales_table(
     region: Option<Region>,
 ) -> Result<Table, ToolError> {
     let rows: Vec<&Sale> = SALES.iter().filter(|sale| region.is_none_or(|region| sale.region == region)).collect();
-    Ok(Table::from_rows(&rows)?.title("Sales").icon("table"))
+    Ok(Table::from_rows(&rows)?.with_title("Sales").with_icon("table"))
 }
 
 /// Draw a bar chart of revenue per region as a PNG image.
@@ -87,17 +87,17 @@ fn revenue_chart() -> Result<Image, ToolError> {
     }
     let bytes = png::bar_chart(&totals, 160, 100);
     Ok(Image::from_bytes(bytes, "image/png")?
-        .output("Revenue per region: north, south, east, west (left to right).")
-        .title("Revenue by region"))
+        .with_output("Revenue per region: north, south, east, west (left to right).")
+        .with_title("Revenue by region"))
 }
 
 /// Show a Rust function that adds two numbers.
 #[tool(read_only)]
 fn show_code() -> Code {
     Code::new("fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n")
-        .lang("rust")
-        .filename("src/add.rs")
-        .output("add(2, 3) == 5")
+        .with_lang("rust")
+        .with_filename("src/add.rs")
+        .with_output("add(2, 3) == 5")
 }
 
 /// Show the change that renames a function.
@@ -105,7 +105,7 @@ fn show_code() -> Code {
 fn show_diff() -> Diff {
     let old = "fn sum(a: i64, b: i64) -> i64 {\n    a + b\n}\n";
     let new = "fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n";
-    Diff::new(old, new).path("src/add.rs")
+    Diff::new(old, new).with_path("src/add.rs")
 }
 
 /// Divide two numbers; dividing by zero is a tool error the model can read.
@@ -117,7 +117,7 @@ fn divide(
     denominator: f64,
 ) -> Result<f64, ToolError> {
     if denominator == 0.0 {
-        return Err(ToolError::new("cannot divide by zero").detail("pass a non-zero `denominator`"));
+        return Err(ToolError::new("cannot divide by zero").with_detail("pass a non-zero `denominator`"));
     }
     Ok(numerator / denominator)
 }
@@ -192,9 +192,9 @@ fn toolbox() -> Toolbox {
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     Server::new(toolbox())
-        .name("codeagent-gallery")
-        .title("codeagent gallery")
-        .instructions("Example tools, one per kind of output: text, table, image, code, diff, error, JSON.")
+        .with_name("codeagent-gallery")
+        .with_title("codeagent gallery")
+        .with_instructions("Example tools, one per kind of output: text, table, image, code, diff, error, JSON.")
         .run()
         .await
 }

@@ -76,7 +76,7 @@ async fn security_loopback_hosts_and_origins_are_allowed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn security_custom_host_allow_list() {
     bounded(async {
-        let served = start(server(), HttpOptions::new().allow_hosts(["mcp.example.com"])).await;
+        let served = start(server(), HttpOptions::new().with_allow_hosts(["mcp.example.com"])).await;
         let discover = modern(1, "server/discover", json!({}));
         let response = modern_post(served.addr, &discover).header("host", "mcp.example.com").send().await;
         assert_eq!(response.status, StatusCode::OK);
@@ -102,7 +102,7 @@ async fn security_custom_host_allow_list() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn security_bearer_token() {
     bounded(async {
-        let served = start(server(), HttpOptions::new().authorize(BearerToken::new("s3cret"))).await;
+        let served = start(server(), HttpOptions::new().with_authorizer(BearerToken::new("s3cret"))).await;
         let discover = modern(1, "server/discover", json!({}));
         let response = modern_post(served.addr, &discover).send().await;
         assert_eq!(response.header("www-authenticate"), Some("Bearer"));
@@ -128,7 +128,7 @@ async fn security_bearer_token() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn security_body_over_the_limit_is_413() {
     bounded(async {
-        let served = start(server(), HttpOptions::new().body_limit(2048)).await;
+        let served = start(server(), HttpOptions::new().with_body_limit(2048)).await;
         let small = modern(1, "tools/call", json!({"name": "forecast", "arguments": {"city": "x".repeat(100)}}));
         let response = modern_post(served.addr, &small).send().await;
         assert_eq!(response.status, StatusCode::OK);
@@ -161,7 +161,7 @@ async fn security_non_json_content_type_is_415() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn security_request_timeout_is_an_internal_error_naming_it() {
     bounded(async {
-        let options = HttpOptions::new().request_timeout(Duration::from_millis(300));
+        let options = HttpOptions::new().with_request_timeout(Duration::from_millis(300));
         let served = start(server(), options).await;
         // Legacy, answered as JSON.
         let session = open_session(served.addr, V2025_11).await;

@@ -132,7 +132,7 @@ async fn a_fractional_id_is_an_invalid_request() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_line_over_the_message_limit_is_rejected_and_skipped() {
-    let mut client = Client::start(Server::new(toolbox()).message_limit(1024));
+    let mut client = Client::start(Server::new(toolbox()).with_message_limit(1024));
     // A request padded to exactly the limit is served.
     let request = r#"{"jsonrpc":"2.0","id":"fits","method":"ping","params":{}}"#;
     let padded = format!("{request}{}", " ".repeat(1024 - request.len()));

@@ -115,7 +115,11 @@ async fn initialize_with_an_unknown_or_modern_version_gets_2025_11_25() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_identity_can_be_set() {
-    let server = Server::new(toolbox()).name("custom-server").version("9.8.7").title("Custom").instructions("Be nice.");
+    let server = Server::new(toolbox())
+        .with_name("custom-server")
+        .with_version("9.8.7")
+        .with_title("Custom")
+        .with_instructions("Be nice.");
     let mut client = Client::start(server.clone());
     let result = client.initialize("2025-06-18").await;
     assert_eq!(result["serverInfo"], json!({ "name": "custom-server", "version": "9.8.7", "title": "Custom" }));
@@ -246,7 +250,7 @@ async fn server_discover_describes_the_server_as_the_first_message() {
     assert_eq!(result["_meta"][SERVER_INFO_KEY], json!({ "name": "codeagent", "version": env!("CARGO_PKG_VERSION") }));
     assert!(result.get("serverInfo").is_none(), "serverInfo lives in _meta in 2026-07-28: {result}");
 
-    let mut client = Client::start(Server::new(toolbox()).discover_ttl(Duration::from_secs(5)));
+    let mut client = Client::start(Server::new(toolbox()).with_discover_ttl(Duration::from_secs(5)));
     let result = client.result("d", "server/discover", modern(json!({}))).await;
     assert_eq!(result["ttlMs"], 5000);
 }

@@ -38,7 +38,7 @@ fn assert_no_markup_from_input(html: &str) {
 #[test]
 fn text_card_exact() {
     assert_eq!(
-        card(&Text::new("hi **there**").title("T").icon("wave").into_tool_result()),
+        card(&Text::new("hi **there**").with_title("T").with_icon("wave").into_tool_result()),
         "<div class=\"codeagent-card\" data-kind=\"text\" data-status=\"success\">\
          <div class=\"codeagent-card-header\"><span class=\"codeagent-icon\" data-icon=\"wave\"></span>\
          <span class=\"codeagent-title\">T</span></div>\
@@ -73,9 +73,9 @@ fn table_card_is_bounded() {
 #[test]
 fn code_card_exact_and_escaped() {
     let code = Code::new("if a < b && c > d { \"</code><script>\" }")
-        .lang("rust\" onmouseover=\"x")
-        .filename("<main>.rs")
-        .output("<ok>");
+        .with_lang("rust\" onmouseover=\"x")
+        .with_filename("<main>.rs")
+        .with_output("<ok>");
     assert_eq!(
         card(&code.into_tool_result()),
         "<div class=\"codeagent-card\" data-kind=\"code\" data-status=\"success\"><div class=\"codeagent-card-body\">\
@@ -102,14 +102,14 @@ fn diff_card_exact_and_escaped() {
 /// should too (escaped).
 #[test]
 fn diff_card_names_the_file() {
-    let html = card(&Diff::new("a\n", "b\n").path("src/<lib>.rs").into_tool_result());
+    let html = card(&Diff::new("a\n", "b\n").with_path("src/<lib>.rs").into_tool_result());
     assert!(!html.contains("<lib>"), "{html}");
     assert!(html.contains("src/&lt;lib&gt;.rs"), "the path is shown, escaped: {html}");
 }
 
 #[test]
 fn error_card_exact_and_escaped() {
-    let error = ToolError::new(XSS).detail("at <line 3>").title("<Failed>");
+    let error = ToolError::new(XSS).with_detail("at <line 3>").with_title("<Failed>");
     assert_eq!(
         card(&error.into_tool_result()),
         format!(
@@ -132,7 +132,7 @@ fn error_detail_that_is_not_a_string_is_escaped_json() {
 
 #[test]
 fn image_card_exact() {
-    let image = Image::from_bytes(PNG_1X1, "image/png").unwrap().output("<one> pixel").title("Pixel");
+    let image = Image::from_bytes(PNG_1X1, "image/png").unwrap().with_output("<one> pixel").with_title("Pixel");
     assert_eq!(
         card(&image.into_tool_result()),
         format!(
@@ -150,7 +150,7 @@ fn image_card_exact() {
 
 #[test]
 fn titles_and_icons_are_escaped() {
-    let html = card(&Text::new("body").title(XSS).icon("\" onmouseover=\"alert(1)").into_tool_result());
+    let html = card(&Text::new("body").with_title(XSS).with_icon("\" onmouseover=\"alert(1)").into_tool_result());
     assert!(html.contains(&format!("<span class=\"codeagent-title\">{XSS_ESCAPED}</span>")), "{html}");
     assert!(html.contains("data-icon=\"&quot; onmouseover=&quot;alert(1)\""), "{html}");
     assert_no_markup_from_input(&html);
@@ -349,7 +349,7 @@ fn malformed_display_falls_back_to_the_artifact_card() {
         json!([1]),
     ] {
         let result = Text::new("artifact body")
-            .title("Artifact title")
+            .with_title("Artifact title")
             .into_tool_result()
             .with_extra("display", display.clone());
         let html = card(&result);
@@ -399,8 +399,10 @@ fn an_unusable_artifact_falls_back_to_the_escaped_value() {
 
 #[test]
 fn display_title_overrides_and_error_status_shows() {
-    let result =
-        ToolError::new("boom").title("Artifact").into_tool_result().with_display(Display::new().with_title("Display"));
+    let result = ToolError::new("boom")
+        .with_title("Artifact")
+        .into_tool_result()
+        .with_display(Display::new().with_title("Display"));
     let html = card(&result);
     assert!(html.contains("data-kind=\"error\" data-status=\"error\""), "{html}");
     assert!(html.contains(">Display<") && !html.contains(">Artifact<"), "{html}");

@@ -172,7 +172,7 @@ fn assert_simple(result: impl IntoToolResult, tool: &str, value: &str, is_error:
 #[test]
 fn text_with_title_and_icon() {
     assert_golden(
-        Text::new("All good.").title("Status").icon("check"),
+        Text::new("All good.").with_title("Status").with_icon("check"),
         "status",
         r#"{"value":"All good.","is_error":false,"extra":{"codeagent":{"artifact":{"schema":"codeagent.tool-artifact","version":1,"kind":"text","status":"success","icon":"check","title":"Status","payload":{"text":"All good."}}}}}"#,
         r#"{"id":"call-1","name":"status","display":null,"value":"All good.","is_error":false,"artifact":{"schema":"codeagent.tool-artifact","version":1,"kind":"text","status":"success","icon":"check","title":"Status","payload":{"text":"All good."}}}"#,
@@ -203,7 +203,7 @@ fn table_from_rows_of_a_struct() {
         Sale { region: "north", total: 10, share: 0.5, note: Some("best|ever") },
         Sale { region: "south", total: 7, share: 0.25, note: None },
     ];
-    let table = Table::from_rows(&rows).unwrap().title("Sales");
+    let table = Table::from_rows(&rows).unwrap().with_title("Sales");
     let value = r#""| region | total | share | note |\n| --- | --- | --- | --- |\n| north | 10 | 0.5 | best\\|ever |\n| south | 7 | 0.25 |  |\n\n2 rows.""#;
     let artifact = art(
         "table",
@@ -222,7 +222,7 @@ fn table_column_wise() {
         .unwrap()
         .with_column("total", [10, 7])
         .unwrap()
-        .icon("table");
+        .with_icon("table");
     let value = r#""| region | total |\n| --- | --- |\n| north | 10 |\n| south | 7 |\n\n2 rows.""#;
     let artifact = art(
         "table",
@@ -236,8 +236,12 @@ fn table_column_wise() {
 
 #[test]
 fn table_truncated_by_preview_rows_keeps_every_row_in_the_artifact() {
-    let table =
-        Table::new().with_column("n", 1..=5).unwrap().with_column("sq", [1, 4, 9, 16, 25]).unwrap().preview_rows(2);
+    let table = Table::new()
+        .with_column("n", 1..=5)
+        .unwrap()
+        .with_column("sq", [1, 4, 9, 16, 25])
+        .unwrap()
+        .with_preview_rows(2);
     let value = r#""| n | sq |\n| --- | --- |\n| 1 | 1 |\n| 2 | 4 |\n\nShowing 2 of 5 rows.""#;
     let artifact = art(
         "table",
@@ -284,7 +288,7 @@ fn table_with_default_preview_of_twenty_rows() {
         label: String,
     }
     let rows: Vec<Row> = (1..=25).map(|id| Row { id, label: format!("item {id}") }).collect();
-    let result = Table::from_rows(&rows).unwrap().title("Items").into_tool_result();
+    let result = Table::from_rows(&rows).unwrap().with_title("Items").into_tool_result();
     assert!(result.value().ends_with("\n\nShowing 20 of 25 rows."), "{}", result.value());
     assert_eq!(result.value().lines().count(), 2 + 20 + 2);
     assert_eq!(result.artifact().unwrap().payload()["df"]["rows"].as_array().unwrap().len(), 25);
@@ -306,7 +310,7 @@ fn image_png_matches_its_independent_base64() {
 
 #[test]
 fn image_png_with_title() {
-    let image = Image::from_bytes(PNG_1X1, "image/png").unwrap().title("Pixel");
+    let image = Image::from_bytes(PNG_1X1, "image/png").unwrap().with_title("Pixel");
     let artifact = art(
         "image",
         "success",
@@ -315,12 +319,12 @@ fn image_png_with_title() {
         &format!(r#"{{"images":[{{"mime":"image/png","b64":"{PNG_1X1_B64}"}}],"output":null}}"#),
     );
     assert_simple(image, "plot", r#""1 image: image/png, 1×1 px, 70 bytes""#, false, &artifact);
-    assert_golden_file(Image::from_bytes(PNG_1X1, "image/png").unwrap().title("Pixel"), "plot", "image_png");
+    assert_golden_file(Image::from_bytes(PNG_1X1, "image/png").unwrap().with_title("Pixel"), "plot", "image_png");
 }
 
 #[test]
 fn image_gif_with_output() {
-    let image = Image::from_bytes(GIF_1X1, "image/gif").unwrap().output("one pixel");
+    let image = Image::from_bytes(GIF_1X1, "image/gif").unwrap().with_output("one pixel");
     let artifact = art(
         "image",
         "success",
@@ -329,7 +333,7 @@ fn image_gif_with_output() {
         &format!(r#"{{"images":[{{"mime":"image/gif","b64":"{GIF_1X1_B64}"}}],"output":"one pixel"}}"#),
     );
     assert_simple(image, "plot", r#""1 image: image/gif, 1×1 px, 43 bytes\n\none pixel""#, false, &artifact);
-    assert_golden_file(Image::from_bytes(GIF_1X1, "image/gif").unwrap().output("one pixel"), "plot", "image_gif");
+    assert_golden_file(Image::from_bytes(GIF_1X1, "image/gif").unwrap().with_output("one pixel"), "plot", "image_gif");
 }
 
 #[test]
@@ -337,9 +341,9 @@ fn two_images_joined_with_and() {
     let make = || {
         Image::from_bytes(PNG_1X1, "image/png")
             .unwrap()
-            .and(Image::from_base64(GIF_1X1_B64, "image/gif; charset=binary").unwrap().output("dropped"))
-            .output("two pixels")
-            .title("Pixels")
+            .and(Image::from_base64(GIF_1X1_B64, "image/gif; charset=binary").unwrap().with_output("dropped"))
+            .with_output("two pixels")
+            .with_title("Pixels")
     };
     assert_eq!(make().len(), 2);
     let artifact = art(
@@ -376,7 +380,7 @@ fn image_mime_mismatch_and_non_image_are_refused() {
 
 #[test]
 fn code_with_lang_filename_and_output() {
-    let code = Code::new("fn main() {}").lang("rust").filename("main.rs").output("ok");
+    let code = Code::new("fn main() {}").with_lang("rust").with_filename("main.rs").with_output("ok");
     let artifact = art(
         "code",
         "success",
@@ -402,10 +406,10 @@ fn code_fence_survives_any_lang_or_filename() {
     use codeagent_core::display::markdown_to_html;
     let mut broken = Vec::new();
     for code in [
-        Code::new("x = 1").lang("r`x"),
-        Code::new("x = 1").filename("a\n```"),
-        Code::new("x = 1").lang("~~~"),
-        Code::new("x = 1").lang("python").filename("dir/file name.py"),
+        Code::new("x = 1").with_lang("r`x"),
+        Code::new("x = 1").with_filename("a\n```"),
+        Code::new("x = 1").with_lang("~~~"),
+        Code::new("x = 1").with_lang("python").with_filename("dir/file name.py"),
     ] {
         let value = code.clone().into_tool_result().value().to_owned();
         let html = markdown_to_html(&value).into_string();
@@ -430,7 +434,7 @@ fn code_without_options() {
 
 #[test]
 fn code_containing_a_backtick_fence_gets_a_longer_fence() {
-    let code = Code::new("let fence = \"```\";\n").lang("rust").output("````\n");
+    let code = Code::new("let fence = \"```\";\n").with_lang("rust").with_output("````\n");
     let artifact = art(
         "code",
         "success",
@@ -455,7 +459,7 @@ fn code_containing_a_backtick_fence_gets_a_longer_fence() {
 fn diff_with_path() {
     let artifact = art("diff", "success", "null", "null", r#"{"old":"a\nb\n","new":"a\nc\n","path":"notes.txt"}"#);
     assert_simple(
-        Diff::new("a\nb\n", "a\nc\n").path("notes.txt"),
+        Diff::new("a\nb\n", "a\nc\n").with_path("notes.txt"),
         "edit",
         r#""--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n""#,
         false,
@@ -489,7 +493,13 @@ fn diff_without_changes() {
     let artifact = art("diff", "success", "null", "null", r#"{"old":"same\n","new":"same\n","path":null}"#);
     assert_simple(Diff::new("same\n", "same\n"), "edit", r#""No changes.""#, false, &artifact);
     let artifact = art("diff", "success", "null", "null", r#"{"old":"same\n","new":"same\n","path":"x.txt"}"#);
-    assert_simple(Diff::new("same\n", "same\n").path("x.txt"), "edit", r#""No changes to x.txt.""#, false, &artifact);
+    assert_simple(
+        Diff::new("same\n", "same\n").with_path("x.txt"),
+        "edit",
+        r#""No changes to x.txt.""#,
+        false,
+        &artifact,
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -501,7 +511,7 @@ fn tool_error_with_detail() {
     let artifact =
         art("error", "error", "null", "null", r#"{"message":"region not found","detail":"known: north, south"}"#);
     assert_simple(
-        ToolError::new("region not found").detail("known: north, south"),
+        ToolError::new("region not found").with_detail("known: north, south"),
         "summarise",
         r#""region not found\n\nknown: north, south""#,
         true,
@@ -512,7 +522,13 @@ fn tool_error_with_detail() {
 #[test]
 fn tool_error_without_detail() {
     let artifact = art("error", "error", r#""alert""#, r#""Failed""#, r#"{"message":"nope","detail":null}"#);
-    assert_simple(ToolError::new("nope").title("Failed").icon("alert"), "summarise", r#""nope""#, true, &artifact);
+    assert_simple(
+        ToolError::new("nope").with_title("Failed").with_icon("alert"),
+        "summarise",
+        r#""nope""#,
+        true,
+        &artifact,
+    );
 }
 
 #[derive(Debug)]
@@ -657,7 +673,7 @@ fn plain_serde_json_values() {
 fn result_ok_and_err() {
     let ok: Result<Text, ToolError> = Ok(Text::new("fine"));
     assert_simple(ok, "r", r#""fine""#, false, &text_artifact(r#""fine""#));
-    let err: Result<Text, ToolError> = Err(ToolError::new("nope").detail("why"));
+    let err: Result<Text, ToolError> = Err(ToolError::new("nope").with_detail("why"));
     let artifact = art("error", "error", "null", "null", r#"{"message":"nope","detail":"why"}"#);
     assert_simple(err, "r", r#""nope\n\nwhy""#, true, &artifact);
 }
@@ -686,7 +702,13 @@ fn output_enum_lowers_like_its_variant() {
     }
     let artifact =
         art("code", "success", "null", "null", r#"{"text":"x = 1","lang":"python","filename":null,"output":null}"#);
-    assert_simple(Output::from(Code::new("x = 1").lang("python")), "o", r#""```python\nx = 1\n```""#, false, &artifact);
+    assert_simple(
+        Output::from(Code::new("x = 1").with_lang("python")),
+        "o",
+        r#""```python\nx = 1\n```""#,
+        false,
+        &artifact,
+    );
     let artifact = art("error", "error", "null", "null", r#"{"message":"bad","detail":null}"#);
     assert_simple(Output::from(ToolError::new("bad")), "o", r#""bad""#, true, &artifact);
 }

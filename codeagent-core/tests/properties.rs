@@ -680,11 +680,11 @@ proptest! {
         a in arb_string(), b in arb_string(), c in arb_string(), d in arb_string(), title in arb_string(), icon in arb_string(),
     ) {
         let results = vec![
-            Text::new(a.clone()).title(title.clone()).icon(icon.clone()).into_tool_result(),
-            Code::new(a.clone()).lang(b.clone()).filename(c.clone()).output(d.clone()).title(title.clone()).into_tool_result(),
-            Diff::new(a.clone(), b.clone()).path(c.clone()).icon(icon.clone()).into_tool_result(),
-            ToolError::new(a.clone()).detail(b.clone()).title(title.clone()).into_tool_result(),
-            Table::new().with_column(a.clone(), [b.clone(), c.clone()]).unwrap().title(title.clone()).into_tool_result(),
+            Text::new(a.clone()).with_title(title.clone()).with_icon(icon.clone()).into_tool_result(),
+            Code::new(a.clone()).with_lang(b.clone()).with_filename(c.clone()).with_output(d.clone()).with_title(title.clone()).into_tool_result(),
+            Diff::new(a.clone(), b.clone()).with_path(c.clone()).with_icon(icon.clone()).into_tool_result(),
+            ToolError::new(a.clone()).with_detail(b.clone()).with_title(title.clone()).into_tool_result(),
+            Table::new().with_column(a.clone(), [b.clone(), c.clone()]).unwrap().with_title(title.clone()).into_tool_result(),
             ToolResult::new(a.clone()),
             ToolResult::new(a.clone()).with_display(Display::new().with_title(title.clone()).with_markdown(b.clone())),
             ToolResult::new(a.clone()).with_display(Display::new().with_icon(icon.clone()).with_text(b.clone())),

@@ -237,27 +237,27 @@ pub(crate) fn spec_fn_tokens(
     let (name, _) = tool.name();
     let description = tool.description();
     let attrs = &tool.attrs;
-    let title = attrs.title.as_ref().map(|title| quote!(.title(#title)));
+    let title = attrs.title.as_ref().map(|title| quote!(.with_title(#title)));
     let hint = |value: Option<bool>| match value {
         Some(value) => quote!(#p::Option::Some(#value)),
         None => quote!(#p::Option::None),
     };
     let (read_only, destructive, idempotent, open_world) =
         (hint(attrs.read_only), hint(attrs.destructive), hint(attrs.idempotent), hint(attrs.open_world));
-    let icons = attrs.icons.iter().map(|src| quote!(.icon(#p::Icon::new(#src))));
-    let meta = attrs.meta.iter().map(|(key, value)| quote!(.meta(#key, #p::serde_json::Value::from(#value))));
+    let icons = attrs.icons.iter().map(|src| quote!(.with_icon(#p::Icon::new(#src))));
+    let meta = attrs.meta.iter().map(|(key, value)| quote!(.with_meta(#key, #p::serde_json::Value::from(#value))));
     let checked = checks.output(tool, p);
-    let output = quote!(.output::<#checked>());
-    let allow = attrs.allow_unknown_arguments.then(|| quote!(.allow_unknown_arguments()));
+    let output = quote!(.with_output::<#checked>());
+    let allow = attrs.allow_unknown_arguments.then(|| quote!(.with_unknown_arguments_allowed()));
     quote! {
         fn #spec_fn() -> &'static #p::ToolSpec {
             static SPEC: #p::OnceLock<#p::ToolSpec> = #p::OnceLock::new();
             SPEC.get_or_init(|| {
                 #p::ToolSpec::new::<#args>(#name)
-                    .origin(#p::env!("CARGO_PKG_NAME"), #p::env!("CARGO_PKG_VERSION"))
-                    .description(#description)
+                    .with_origin(#p::env!("CARGO_PKG_NAME"), #p::env!("CARGO_PKG_VERSION"))
+                    .with_description(#description)
                     #title
-                    .annotations(#p::annotations(#read_only, #destructive, #idempotent, #open_world))
+                    .with_annotations(#p::annotations(#read_only, #destructive, #idempotent, #open_world))
                     #(#icons)*
                     #(#meta)*
                     #output

@@ -62,7 +62,7 @@ pub const SERVER_NAME: &str = "behaviour-test";
 
 /// The server of a behaviour test: every test tool, named [`SERVER_NAME`].
 pub fn behaviour_server() -> Server {
-    Server::new(all_tools()).name(SERVER_NAME).version("1.0.0")
+    Server::new(all_tools()).with_name(SERVER_NAME).with_version("1.0.0")
 }
 
 /// What an HTTP exchange task delivers: a message, or why the exchange failed.

@@ -23,7 +23,7 @@ use super::{V2025_06, V2026, WAIT, check_error};
 
 /// The server every HTTP test talks to unless it builds its own.
 pub fn server() -> Server {
-    Server::new(toolbox()).name("http-test").version("1.0.0")
+    Server::new(toolbox()).with_name("http-test").with_version("1.0.0")
 }
 
 /// Checks a result response of `version` whose result is `definition`; in

@@ -22,7 +22,7 @@ const EMBEDDABLE: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/we
 /// use codeagent_core::display::render;
 /// use codeagent_core::{IntoToolResult, Text};
 ///
-/// let card = render(&Text::new("<b>hi</b>").title("Greeting").into_tool_result());
+/// let card = render(&Text::new("<b>hi</b>").with_title("Greeting").into_tool_result());
 /// assert!(card.as_str().contains("&lt;b&gt;hi&lt;/b&gt;"));
 /// assert!(card.as_str().contains("Greeting"));
 /// ```

@@ -20,9 +20,9 @@ pub enum Role {
 /// use codeagent_core::mcp::{Annotations, Role};
 ///
 /// let annotations = Annotations::new()
-///     .audience([Role::User])
-///     .priority(0.8)?
-///     .last_modified("2025-01-12T15:00:58Z")?;
+///     .with_audience([Role::User])
+///     .with_priority(0.8)?
+///     .with_last_modified("2025-01-12T15:00:58Z")?;
 /// assert_eq!(annotations.priority_value(), Some(0.8));
 /// # Ok::<(), codeagent_core::mcp::InvalidContent>(())
 /// ```
@@ -46,13 +46,13 @@ impl Annotations {
 
     /// Sets the intended audience.
     #[must_use]
-    pub fn audience(mut self, audience: impl IntoIterator<Item = Role>) -> Self {
+    pub fn with_audience(mut self, audience: impl IntoIterator<Item = Role>) -> Self {
         self.audience = Some(audience.into_iter().collect());
         self
     }
 
     /// Sets the priority, which must be a number from 0 to 1.
-    pub fn priority(mut self, priority: f64) -> Result<Self, InvalidContent> {
+    pub fn with_priority(mut self, priority: f64) -> Result<Self, InvalidContent> {
         if !(0.0..=1.0).contains(&priority) {
             return Err(InvalidContent::new(
                 "annotations.priority",
@@ -65,7 +65,7 @@ impl Annotations {
 
     /// Sets the last modification time, an RFC 3339 timestamp such as
     /// `2025-01-12T15:00:58Z`.
-    pub fn last_modified(mut self, timestamp: impl Into<String>) -> Result<Self, InvalidContent> {
+    pub fn with_last_modified(mut self, timestamp: impl Into<String>) -> Result<Self, InvalidContent> {
         let timestamp = timestamp.into();
         if !is_rfc3339(&timestamp) {
             return Err(InvalidContent::new(

@@ -15,7 +15,7 @@ use super::{Annotations, Icon, InvalidContent};
 /// ```
 /// use codeagent_core::mcp::{Annotations, ContentBlock, Role};
 ///
-/// let block = ContentBlock::text("Done.").with_annotations(Annotations::new().audience([Role::User]));
+/// let block = ContentBlock::text("Done.").with_annotations(Annotations::new().with_audience([Role::User]));
 /// let image = ContentBlock::image("iVBORw0KGgo=", "image/png")?;
 /// assert!(ContentBlock::image("not base64!", "image/png").is_err());
 /// # Ok::<(), codeagent_core::mcp::InvalidContent>(())
@@ -274,35 +274,35 @@ impl ResourceLink {
 
     /// Sets the display title.
     #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> Self {
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
     }
 
     /// Sets the description.
     #[must_use]
-    pub fn description(mut self, description: impl Into<String>) -> Self {
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
         self.description = Some(description.into());
         self
     }
 
     /// Sets the MIME type.
     #[must_use]
-    pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
         self.mime_type = Some(mime_type.into());
         self
     }
 
     /// Sets the size in bytes.
     #[must_use]
-    pub fn size(mut self, size: u64) -> Self {
+    pub fn with_size(mut self, size: u64) -> Self {
         self.size = Some(size);
         self
     }
 
     /// Sets the icons.
     #[must_use]
-    pub fn icons(mut self, icons: impl IntoIterator<Item = Icon>) -> Self {
+    pub fn with_icons(mut self, icons: impl IntoIterator<Item = Icon>) -> Self {
         self.icons = Some(icons.into_iter().collect());
         self
     }

@@ -3,7 +3,7 @@
 /// ```
 /// use codeagent_core::mcp::Annotations;
 ///
-/// let error = Annotations::new().priority(1.5).unwrap_err();
+/// let error = Annotations::new().with_priority(1.5).unwrap_err();
 /// assert_eq!(error.field(), "annotations.priority");
 /// assert_eq!(error.to_string(), "invalid `annotations.priority`: must be between 0 and 1, got 1.5");
 /// ```

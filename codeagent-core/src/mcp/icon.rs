@@ -16,7 +16,7 @@ pub enum Theme {
 /// ```
 /// use codeagent_core::mcp::Icon;
 ///
-/// let icon = Icon::new("https://example.com/chart.png").mime_type("image/png").sizes(["48x48"]);
+/// let icon = Icon::new("https://example.com/chart.png").with_mime_type("image/png").sizes(["48x48"]);
 /// assert_eq!(serde_json::to_value(&icon).unwrap()["sizes"][0], "48x48");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,7 +44,7 @@ impl Icon {
 
     /// Sets the MIME type.
     #[must_use]
-    pub fn mime_type(mut self, mime_type: impl Into<String>) -> Self {
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
         self.mime_type = Some(mime_type.into());
         self
     }
@@ -58,7 +58,7 @@ impl Icon {
 
     /// Sets the theme.
     #[must_use]
-    pub fn theme(mut self, theme: Theme) -> Self {
+    pub fn with_theme(mut self, theme: Theme) -> Self {
         self.theme = Some(theme);
         self
     }

@@ -35,35 +35,35 @@ impl ToolAnnotations {
 
     /// Sets the display title.
     #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> Self {
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
     }
 
     /// Sets whether the tool does not modify its environment.
     #[must_use]
-    pub fn read_only_hint(mut self, read_only: bool) -> Self {
+    pub fn with_read_only_hint(mut self, read_only: bool) -> Self {
         self.read_only_hint = Some(read_only);
         self
     }
 
     /// Sets whether the tool may destroy data.
     #[must_use]
-    pub fn destructive_hint(mut self, destructive: bool) -> Self {
+    pub fn with_destructive_hint(mut self, destructive: bool) -> Self {
         self.destructive_hint = Some(destructive);
         self
     }
 
     /// Sets whether calling it again with the same arguments has no further effect.
     #[must_use]
-    pub fn idempotent_hint(mut self, idempotent: bool) -> Self {
+    pub fn with_idempotent_hint(mut self, idempotent: bool) -> Self {
         self.idempotent_hint = Some(idempotent);
         self
     }
 
     /// Sets whether it interacts with an open world of external entities.
     #[must_use]
-    pub fn open_world_hint(mut self, open_world: bool) -> Self {
+    pub fn with_open_world_hint(mut self, open_world: bool) -> Self {
         self.open_world_hint = Some(open_world);
         self
     }

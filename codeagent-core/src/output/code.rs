@@ -12,7 +12,7 @@ use crate::result::ToolResult;
 /// ```
 /// use codeagent_core::{Code, IntoToolResult};
 ///
-/// let result = Code::new("fn main() {}").lang("rust").filename("main.rs").into_tool_result();
+/// let result = Code::new("fn main() {}").with_lang("rust").with_filename("main.rs").into_tool_result();
 /// assert_eq!(result.value(), "File: main.rs\n```rust\nfn main() {}\n```");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,21 +32,21 @@ impl Code {
 
     /// Sets the language, as a Markdown info string such as `rust` or `python`.
     #[must_use]
-    pub fn lang(mut self, lang: impl Into<String>) -> Self {
+    pub fn with_lang(mut self, lang: impl Into<String>) -> Self {
         self.lang = Some(lang.into());
         self
     }
 
     /// Sets the file name.
     #[must_use]
-    pub fn filename(mut self, filename: impl Into<String>) -> Self {
+    pub fn with_filename(mut self, filename: impl Into<String>) -> Self {
         self.filename = Some(filename.into());
         self
     }
 
     /// Sets the output of running the code.
     #[must_use]
-    pub fn output(mut self, output: impl Into<String>) -> Self {
+    pub fn with_output(mut self, output: impl Into<String>) -> Self {
         self.output = Some(output.into());
         self
     }

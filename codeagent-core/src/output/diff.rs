@@ -12,7 +12,7 @@ use crate::result::ToolResult;
 /// ```
 /// use codeagent_core::{Diff, IntoToolResult};
 ///
-/// let result = Diff::new("a\nb\n", "a\nc\n").path("notes.txt").into_tool_result();
+/// let result = Diff::new("a\nb\n", "a\nc\n").with_path("notes.txt").into_tool_result();
 /// assert_eq!(result.value(), "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl Diff {
 
     /// Sets the path of the changed file.
     #[must_use]
-    pub fn path(mut self, path: impl Into<String>) -> Self {
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
         self.path = Some(path.into());
         self
     }

@@ -16,7 +16,7 @@ use crate::result::ToolResult;
 /// ```
 /// use codeagent_core::{IntoToolResult, ToolError};
 ///
-/// let result = ToolError::new("region not found").detail("known: north, south").into_tool_result();
+/// let result = ToolError::new("region not found").with_detail("known: north, south").into_tool_result();
 /// assert!(result.is_error());
 /// assert_eq!(result.value(), "region not found\n\nknown: north, south");
 /// ```
@@ -38,7 +38,7 @@ impl ToolError {
 
     /// Adds a longer explanation.
     #[must_use]
-    pub fn detail(mut self, detail: impl Into<String>) -> Self {
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());
         self
     }
@@ -73,7 +73,7 @@ impl<E: std::error::Error> From<E> for ToolError {
             source = cause.source();
         }
         let tool_error = ToolError::new(error.to_string());
-        if causes.is_empty() { tool_error } else { tool_error.detail(causes.join("\n")) }
+        if causes.is_empty() { tool_error } else { tool_error.with_detail(causes.join("\n")) }
     }
 }
 

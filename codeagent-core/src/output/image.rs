@@ -18,7 +18,7 @@ use crate::result::ToolResult;
 /// use codeagent_core::{Image, IntoToolResult};
 ///
 /// let gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;";
-/// let result = Image::from_bytes(gif, "image/gif").unwrap().output("one pixel").into_tool_result();
+/// let result = Image::from_bytes(gif, "image/gif").unwrap().with_output("one pixel").into_tool_result();
 /// assert_eq!(result.value(), "1 image: image/gif, 1×1 px, 14 bytes\n\none pixel");
 /// assert!(Image::from_bytes(gif, "image/png").is_err());
 /// ```
@@ -65,7 +65,7 @@ impl Image {
 
     /// Sets the text output shown with the images.
     #[must_use]
-    pub fn output(mut self, output: impl Into<String>) -> Self {
+    pub fn with_output(mut self, output: impl Into<String>) -> Self {
         self.output = Some(output.into());
         self
     }

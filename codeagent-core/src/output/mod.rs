@@ -71,14 +71,14 @@ macro_rules! presentation_builders {
         impl $output {
             /// Sets the artifact's plain-text title.
             #[must_use]
-            pub fn title(mut self, title: impl Into<String>) -> Self {
+            pub fn with_title(mut self, title: impl Into<String>) -> Self {
                 self.presentation.title = Some(title.into());
                 self
             }
 
             /// Sets the artifact's portable icon name.
             #[must_use]
-            pub fn icon(mut self, icon: impl Into<String>) -> Self {
+            pub fn with_icon(mut self, icon: impl Into<String>) -> Self {
                 self.presentation.icon = Some(icon.into());
                 self
             }

@@ -5,7 +5,7 @@ use super::{IntoToolResult, Presentation, ToolError, payload, to_json};
 use crate::artifact::{Artifact, Kind};
 use crate::result::ToolResult;
 
-/// Rows shown in a table's portable value unless [`Table::preview_rows`] says otherwise.
+/// Rows shown in a table's portable value unless [`Table::with_preview_rows`] says otherwise.
 pub const DEFAULT_PREVIEW_ROWS: usize = 20;
 
 /// Longest cell, in characters, written into the portable Markdown table.
@@ -67,7 +67,7 @@ pub struct Column {
 ///
 /// Its artifact payload is `{"df": {"columns": [{"name", "type"}], "rows": [[...]]}}`;
 /// its portable value is a Markdown table of the first rows (20 unless
-/// [`preview_rows`](Table::preview_rows) says otherwise) and a line such as
+/// [`with_preview_rows`](Table::with_preview_rows) says otherwise) and a line such as
 /// `Showing 20 of 1000 rows.`
 ///
 /// ```
@@ -174,7 +174,7 @@ impl Table {
 
     /// Sets how many rows the portable value shows.
     #[must_use]
-    pub fn preview_rows(mut self, rows: usize) -> Self {
+    pub fn with_preview_rows(mut self, rows: usize) -> Self {
         self.preview_rows = rows;
         self
     }

@@ -9,7 +9,7 @@ use crate::result::ToolResult;
 /// ```
 /// use codeagent_core::{IntoToolResult, Text};
 ///
-/// let result = Text::new("All good.").title("Status").into_tool_result();
+/// let result = Text::new("All good.").with_title("Status").into_tool_result();
 /// assert_eq!(result.value(), "All good.");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

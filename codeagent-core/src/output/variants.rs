@@ -7,7 +7,7 @@ use crate::result::ToolResult;
 /// use codeagent_core::{Code, IntoToolResult, Output, Text};
 ///
 /// fn show(source: bool) -> Output {
-///     if source { Code::new("x = 1").lang("python").into() } else { Text::new("x is 1").into() }
+///     if source { Code::new("x = 1").with_lang("python").into() } else { Text::new("x is 1").into() }
 /// }
 /// assert_eq!(show(false).into_tool_result().value(), "x is 1");
 /// ```

@@ -123,7 +123,7 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
 #[cfg(feature = "http")]
 async fn serve_http(server: &Server, address: std::net::SocketAddr) -> std::io::Result<ExitCode> {
     let options = super::http::HttpOptions::new();
-    let options = if address.ip().is_loopback() { options } else { options.any_host() };
+    let options = if address.ip().is_loopback() { options } else { options.with_any_host() };
     eprintln!("{} {} serving MCP at http://{address}/mcp", server.info().name, server.info().version);
     server.serve_http(address, options).await?;
     Ok(ExitCode::SUCCESS)

@@ -37,14 +37,14 @@ pub const DEFAULT_MESSAGE_LIMIT: usize = 16 * 1024 * 1024;
 /// An MCP server for a [`Toolbox`].
 ///
 /// Its name and version default to the package that defined the toolbox's
-/// first tool (your crate, not codeagent); set them with [`name`](Server::name)
-/// and [`version`](Server::version).
+/// first tool (your crate, not codeagent); set them with [`with_name`](Server::with_name)
+/// and [`with_version`](Server::with_version).
 ///
 /// ```no_run
 /// # async fn example(toolbox: codeagent_core::toolbox::Toolbox) -> std::io::Result<()> {
 /// use codeagent_core::server::Server;
 ///
-/// Server::new(toolbox).instructions("Tools for sales data.").serve_stdio().await
+/// Server::new(toolbox).with_instructions("Tools for sales data.").serve_stdio().await
 /// # }
 /// ```
 #[derive(Clone)]
@@ -79,56 +79,56 @@ impl Server {
 
     /// Sets the server's programmatic name.
     #[must_use]
-    pub fn name(mut self, name: impl Into<String>) -> Self {
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
         self.engine.info.name = name.into();
         self
     }
 
     /// Sets the server's version.
     #[must_use]
-    pub fn version(mut self, version: impl Into<String>) -> Self {
+    pub fn with_version(mut self, version: impl Into<String>) -> Self {
         self.engine.info.version = version.into();
         self
     }
 
     /// Sets the display title (sent from 2025-06-18).
     #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> Self {
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.engine.info.title = Some(title.into());
         self
     }
 
     /// Sets the description (sent from 2025-11-25).
     #[must_use]
-    pub fn description(mut self, description: impl Into<String>) -> Self {
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
         self.engine.info.description = Some(description.into());
         self
     }
 
     /// Sets the website (sent from 2025-11-25).
     #[must_use]
-    pub fn website_url(mut self, url: impl Into<String>) -> Self {
+    pub fn with_website_url(mut self, url: impl Into<String>) -> Self {
         self.engine.info.website_url = Some(url.into());
         self
     }
 
     /// Adds an icon (sent from 2025-11-25).
     #[must_use]
-    pub fn icon(mut self, icon: Icon) -> Self {
+    pub fn with_icon(mut self, icon: Icon) -> Self {
         self.engine.info.icons.push(icon);
         self
     }
 
     /// Sets the instructions clients may show the model.
     #[must_use]
-    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         self.engine.instructions = Some(instructions.into());
         self
     }
 
     /// Sets how long clients may cache `server/discover` (an hour unless set).
     #[must_use]
-    pub fn discover_ttl(mut self, ttl: Duration) -> Self {
+    pub fn with_discover_ttl(mut self, ttl: Duration) -> Self {
         self.engine.discover_ttl = ttl;
         self
     }
@@ -136,7 +136,7 @@ impl Server {
     /// Sets the longest message read, in bytes (16 MiB unless set). A longer
     /// line is answered with an error and skipped, never buffered whole.
     #[must_use]
-    pub fn message_limit(mut self, bytes: usize) -> Self {
+    pub fn with_message_limit(mut self, bytes: usize) -> Self {
         self.message_limit = bytes.max(1);
         self
     }

@@ -62,14 +62,14 @@ impl ToolSpec {
 
     /// Sets the display title.
     #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> Self {
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
         self.definition.title = Some(title.into());
         self
     }
 
     /// Sets the description.
     #[must_use]
-    pub fn description(mut self, description: impl Into<String>) -> Self {
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
         let description = description.into();
         self.definition.description = (!description.is_empty()).then_some(description);
         self
@@ -77,28 +77,28 @@ impl ToolSpec {
 
     /// Sets the behaviour hints.
     #[must_use]
-    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.definition.annotations = (!annotations.is_empty()).then_some(annotations);
         self
     }
 
     /// Adds an icon.
     #[must_use]
-    pub fn icon(mut self, icon: Icon) -> Self {
+    pub fn with_icon(mut self, icon: Icon) -> Self {
         self.definition.icons.get_or_insert_with(Vec::new).push(icon);
         self
     }
 
     /// Adds a `_meta` entry to the tool's definition.
     #[must_use]
-    pub fn meta(mut self, key: impl Into<String>, value: Value) -> Self {
+    pub fn with_meta(mut self, key: impl Into<String>, value: Value) -> Self {
         self.definition.meta.get_or_insert_with(Map::new).insert(key.into(), value);
         self
     }
 
     /// Sets the output schema from the return type `R`.
     #[must_use]
-    pub fn output<R: IntoToolResult>(mut self) -> Self {
+    pub fn with_output<R: IntoToolResult>(mut self) -> Self {
         self.definition.output_schema = R::output_schema();
         self
     }
@@ -107,7 +107,7 @@ impl ToolSpec {
     /// `CARGO_PKG_NAME` and `CARGO_PKG_VERSION`), the default identity of a
     /// server serving it.
     #[must_use]
-    pub fn origin(mut self, package: &'static str, version: &'static str) -> Self {
+    pub fn with_origin(mut self, package: &'static str, version: &'static str) -> Self {
         self.origin = Some((package, version));
         self
     }
@@ -119,7 +119,7 @@ impl ToolSpec {
 
     /// Accepts arguments the schema does not name instead of refusing them.
     #[must_use]
-    pub fn allow_unknown_arguments(mut self) -> Self {
+    pub fn with_unknown_arguments_allowed(mut self) -> Self {
         self.allow_unknown_arguments = true;
         if let Some(schema) = self.definition.input_schema.as_object_mut() {
             remove_ordered(schema, "additionalProperties");

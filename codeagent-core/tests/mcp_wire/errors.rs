@@ -18,19 +18,19 @@ pub(crate) fn empty_explicit_content_is_refused() {
 #[test]
 pub(crate) fn priority_outside_zero_to_one_is_refused() {
     for priority in [1.5, -0.1, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-        let error = Annotations::new().priority(priority).unwrap_err();
+        let error = Annotations::new().with_priority(priority).unwrap_err();
         assert_eq!(error.field(), "annotations.priority", "{priority}");
         assert!(error.problem().contains("between 0 and 1"), "{priority}: {error}");
     }
     for priority in [0.0, 1.0, 0.5] {
-        assert_eq!(Annotations::new().priority(priority).unwrap().priority_value(), Some(priority));
+        assert_eq!(Annotations::new().with_priority(priority).unwrap().priority_value(), Some(priority));
     }
 }
 
 #[test]
 pub(crate) fn last_modified_must_be_rfc3339() {
     for bad in ["yesterday", "2025-01-12", "2025-01-12T15:00:58", ""] {
-        let error = Annotations::new().last_modified(bad).unwrap_err();
+        let error = Annotations::new().with_last_modified(bad).unwrap_err();
         assert_eq!(error.field(), "annotations.lastModified", "{bad}");
         assert!(error.problem().contains(bad), "{error}");
     }

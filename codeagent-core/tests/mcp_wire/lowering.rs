@@ -29,7 +29,7 @@ pub(crate) fn audio_becomes_an_embedded_blob_in_2024_11_05() {
 pub(crate) fn resource_link_becomes_text_naming_the_uri_before_2025_06_18() {
     let link: ContentBlock = ContentBlock::resource_link("file:///project/src/main.rs", "main.rs")
         .unwrap()
-        .description("Entry point")
+        .with_description("Entry point")
         .into();
     for version in [V2024, V2025_03] {
         let block = &wire_of(link.clone(), version)["content"][0];
@@ -183,7 +183,7 @@ pub(crate) fn result_type_only_in_2026_07_28() {
 
 #[test]
 pub(crate) fn icons_only_from_2025_11_25() {
-    let link: ContentBlock = ContentBlock::resource_link("file:///a", "a").unwrap().icons([icon()]).into();
+    let link: ContentBlock = ContentBlock::resource_link("file:///a", "a").unwrap().with_icons([icon()]).into();
     let mut definition = tool("t");
     definition.icons = Some(vec![icon()]);
     for &version in ProtocolVersion::ALL {
@@ -225,7 +225,7 @@ pub(crate) fn tool_title_per_version() {
     }
     // An explicit annotations title wins in 2025-03-26.
     let mut both = titled.clone();
-    both.annotations = Some(ToolAnnotations::new().title("Hinted"));
+    both.annotations = Some(ToolAnnotations::new().with_title("Hinted"));
     assert_eq!(both.to_wire(V2025_03)["annotations"]["title"], "Hinted");
     // Boolean property schemas become object schemas where the schema requires them.
     let mut boolean = tool("b");
@@ -254,7 +254,8 @@ pub(crate) fn typed_outputs_lower_per_design() {
     assert_eq!(wire["content"][1]["type"], "text");
     assert_eq!(wire["_meta"][ARTIFACT_META_KEY]["payload"]["images"][0], json!({"mime": "image/png", "content": 0}));
     // Diff -> unified diff text.
-    let wire = Diff::new("a\nb\n", "a\nc\n").path("n.txt").into_tool_result().into_call_result().to_wire(V2026, None);
+    let wire =
+        Diff::new("a\nb\n", "a\nc\n").with_path("n.txt").into_tool_result().into_call_result().to_wire(V2026, None);
     assert_eq!(wire["content"][0]["text"], "--- a/n.txt\n+++ b/n.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
     // Error -> isError.
     let wire = ToolError::new("nope").into_tool_result().into_call_result().to_wire(V2026, None);

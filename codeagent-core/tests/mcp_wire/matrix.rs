@@ -92,15 +92,18 @@ pub(crate) fn list_tools(tools: &[ToolDefinition], cursor: Option<&str>, version
 
 pub(crate) fn full_annotations() -> Annotations {
     Annotations::new()
-        .audience([Role::User, Role::Assistant])
-        .priority(0.5)
+        .with_audience([Role::User, Role::Assistant])
+        .with_priority(0.5)
         .unwrap()
-        .last_modified("2025-01-12T15:00:58Z")
+        .with_last_modified("2025-01-12T15:00:58Z")
         .unwrap()
 }
 
 pub(crate) fn icon() -> Icon {
-    Icon::new("https://example.com/rust.png").mime_type("image/png").sizes(["48x48", "96x96"]).theme(Theme::Dark)
+    Icon::new("https://example.com/rust.png")
+        .with_mime_type("image/png")
+        .sizes(["48x48", "96x96"])
+        .with_theme(Theme::Dark)
 }
 
 /// Every block type built with the `ContentBlock` constructors.
@@ -115,11 +118,11 @@ pub(crate) fn base_blocks() -> Vec<(&'static str, ContentBlock)> {
             "resource_link_full",
             ContentBlock::resource_link("file:///project/src/main.rs", "main.rs")
                 .unwrap()
-                .title("Main")
-                .description("Primary application entry point")
-                .mime_type("text/x-rust")
-                .size(1234)
-                .icons([icon(), Icon::new("data:image/png;base64,iVBORw0KGgo=")])
+                .with_title("Main")
+                .with_description("Primary application entry point")
+                .with_mime_type("text/x-rust")
+                .with_size(1234)
+                .with_icons([icon(), Icon::new("data:image/png;base64,iVBORw0KGgo=")])
                 .into(),
         ),
         (
@@ -154,13 +157,13 @@ pub(crate) fn block_cases() -> Vec<Case> {
             CallToolResult::from_content(both).unwrap(),
         ));
     }
-    let only_last_modified = Annotations::new().last_modified("2024-02-29T00:00:00.123+05:30").unwrap();
+    let only_last_modified = Annotations::new().with_last_modified("2024-02-29T00:00:00.123+05:30").unwrap();
     cases.push(Case::call(
         "blocks",
         "text+lastModified only",
         CallToolResult::from_content(ContentBlock::text("x").with_annotations(only_last_modified)).unwrap(),
     ));
-    let audience_only = Annotations::new().audience([Role::Assistant]);
+    let audience_only = Annotations::new().with_audience([Role::Assistant]);
     cases.push(Case::call(
         "blocks",
         "audio+audience only",
@@ -259,15 +262,15 @@ pub(crate) fn typed<T: IntoToolResult>(name: &str, output: T) -> Typed {
 
 pub(crate) fn typed_outputs() -> Vec<Typed> {
     let table = || Table::from_rows(&sales()).unwrap();
-    let image = || Image::from_bytes(png(), "image/png").unwrap().output("one pixel");
-    let code = || Code::new("fn main() {}\n").lang("rust").filename("main.rs").output("ok");
-    let diff = || Diff::new("a\nb\n", "a\nc\n").path("notes.txt");
-    let error = || ToolError::new("region not found").detail("known: north, south");
+    let image = || Image::from_bytes(png(), "image/png").unwrap().with_output("one pixel");
+    let code = || Code::new("fn main() {}\n").with_lang("rust").with_filename("main.rs").with_output("ok");
+    let diff = || Diff::new("a\nb\n", "a\nc\n").with_path("notes.txt");
+    let error = || ToolError::new("region not found").with_detail("known: north, south");
     let empty: Vec<Sale> = Vec::new();
     vec![
-        typed("Text", Text::new("All good.").title("Status").icon("check")),
+        typed("Text", Text::new("All good.").with_title("Status").with_icon("check")),
         typed("Text empty", Text::new("")),
-        typed("Table from rows", table().title("Sales")),
+        typed("Table from rows", table().with_title("Sales")),
         typed("Table empty", Table::from_rows(&empty).unwrap()),
         typed(
             "Table with json and null columns",
@@ -431,13 +434,13 @@ pub(crate) fn tool(name: &str) -> ToolDefinition {
 
 pub(crate) fn tool_definitions() -> Vec<(String, ToolDefinition)> {
     let hints = ToolAnnotations::new()
-        .read_only_hint(true)
-        .destructive_hint(false)
-        .idempotent_hint(true)
-        .open_world_hint(false);
+        .with_read_only_hint(true)
+        .with_destructive_hint(false)
+        .with_idempotent_hint(true)
+        .with_open_world_hint(false);
     let mut everything = tool("everything").with_title("Everything").with_description("All the fields.");
-    everything.annotations = Some(hints.clone().title("Hinted title"));
-    everything.icons = Some(vec![icon(), Icon::new("https://example.com/light.svg").theme(Theme::Light)]);
+    everything.annotations = Some(hints.clone().with_title("Hinted title"));
+    everything.icons = Some(vec![icon(), Icon::new("https://example.com/light.svg").with_theme(Theme::Light)]);
     everything.meta = Some(Map::from_iter([("example.com/owner".to_owned(), json!("team"))]));
     everything.output_schema =
         Some(json!({"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}));
@@ -458,7 +461,7 @@ pub(crate) fn tool_definitions() -> Vec<(String, ToolDefinition)> {
         }),
         with("title+annotations.title", &|tool| {
             tool.title = Some("Adder".into());
-            tool.annotations = Some(ToolAnnotations::new().title("Hinted"));
+            tool.annotations = Some(ToolAnnotations::new().with_title("Hinted"));
         }),
         with("empty annotations", &|tool| tool.annotations = Some(ToolAnnotations::default())),
         with("icons", &|tool| tool.icons = Some(vec![icon()])),

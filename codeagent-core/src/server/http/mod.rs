@@ -40,10 +40,10 @@ use session::Sessions;
 /// use codeagent_core::server::http::{BearerToken, HttpOptions};
 ///
 /// let options = HttpOptions::new()
-///     .allow_hosts(["mcp.example.com"])
-///     .authorize(BearerToken::new("s3cret"))
-///     .body_limit(1 << 20)
-///     .request_timeout(Duration::from_secs(30));
+///     .with_allow_hosts(["mcp.example.com"])
+///     .with_authorizer(BearerToken::new("s3cret"))
+///     .with_body_limit(1 << 20)
+///     .with_request_timeout(Duration::from_secs(30));
 /// ```
 #[derive(Clone)]
 pub struct HttpOptions {
@@ -95,7 +95,7 @@ impl HttpOptions {
 
     /// Serves the endpoint at `path` instead of `/mcp`.
     #[must_use]
-    pub fn path(mut self, path: impl Into<String>) -> Self {
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
         self.path = path.into();
         self
     }
@@ -103,7 +103,7 @@ impl HttpOptions {
     /// Answers only requests whose `Host` names one of `hosts` (any port), and
     /// browser requests whose `Origin` does.
     #[must_use]
-    pub fn allow_hosts<S: Into<String>>(mut self, hosts: impl IntoIterator<Item = S>) -> Self {
+    pub fn with_allow_hosts<S: Into<String>>(mut self, hosts: impl IntoIterator<Item = S>) -> Self {
         let hosts: Vec<String> = hosts.into_iter().map(Into::into).collect();
         self.origins = Some(hosts.clone());
         self.hosts = Some(hosts);
@@ -113,21 +113,21 @@ impl HttpOptions {
     /// Accepts any `Host` (for a server behind a proxy that checks it) while
     /// still refusing browser `Origin`s outside the allow-list.
     #[must_use]
-    pub fn any_host(mut self) -> Self {
+    pub fn with_any_host(mut self) -> Self {
         self.hosts = None;
         self
     }
 
     /// Runs `authorizer` on every request before anything else is read.
     #[must_use]
-    pub fn authorize(mut self, authorizer: impl Authorize) -> Self {
+    pub fn with_authorizer(mut self, authorizer: impl Authorize) -> Self {
         self.authorizer = Some(Arc::new(authorizer));
         self
     }
 
     /// The largest request body, in bytes (4 MiB unless set); larger gets 413.
     #[must_use]
-    pub fn body_limit(mut self, bytes: usize) -> Self {
+    pub fn with_body_limit(mut self, bytes: usize) -> Self {
         self.body_limit = bytes;
         self
     }
@@ -135,14 +135,14 @@ impl HttpOptions {
     /// How long a request may take, body and tool call together (5 minutes
     /// unless set); after that the tool is cancelled and an error returned.
     #[must_use]
-    pub fn request_timeout(mut self, timeout: Duration) -> Self {
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
         self
     }
 
     /// How long a legacy session may stay unused before it expires (an hour).
     #[must_use]
-    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+    pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
         self.session_idle = timeout;
         self
     }
