@@ -7,7 +7,10 @@
 
 use std::time::Duration;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent};
+use codeagent::toolbox::{Blob, ResourceSpec};
 use codeagent::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -125,6 +128,31 @@ fn json_schema_2020_12_tool(
     Json(serde_json::json!({ "name": name, "address": address }))
 }
 
+/// The resources the suite reads: a text and a binary one, a template, and
+/// one it subscribes to.
+fn resources(toolbox: Toolbox) -> Toolbox {
+    let spec = |uri: &str, name: &str| ResourceSpec::fixed(uri, name).expect("a valid resource URI");
+    let text = spec("test://static-text", "static-text")
+        .with_description("A static text resource.")
+        .with_mime_type("text/plain")
+        .serve(|_| async { "This is the content of the static text resource." });
+    let binary = spec("test://static-binary", "static-binary")
+        .with_description("A 1×1 PNG.")
+        .serve(|_| async { Blob::new(STANDARD.decode(PNG).unwrap_or_default(), "image/png") });
+    let watched = spec("test://watched-resource", "watched-resource")
+        .with_mime_type("text/plain")
+        .serve(|_| async { "Watched resource content" });
+    let template = ResourceSpec::template("test://template/{id}/data", "template")
+        .expect("a valid URI template")
+        .with_description("JSON data for an id.")
+        .with_mime_type("application/json")
+        .serve(|read| async move {
+            let id = read.variable("id").unwrap_or_default().to_owned();
+            serde_json::json!({ "id": id, "templateTest": true, "data": format!("Data for ID: {id}") }).to_string()
+        });
+    toolbox.resource(text).resource(binary).resource(watched).resource(template)
+}
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let toolbox = Toolbox::new()
@@ -139,5 +167,6 @@ async fn main() -> std::process::ExitCode {
         .tool(test_error_handling)
         .tool(test_reconnection)
         .tool(json_schema_2020_12_tool);
+    let toolbox = resources(toolbox);
     codeagent::Server::new(toolbox).with_name("codeagent-conformance").run().await
 }

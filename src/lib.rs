@@ -14,7 +14,7 @@ pub use codeagent_macros::{tool, toolbox};
 pub mod prelude {
     pub use codeagent_core::mcp::ProtocolVersion;
     pub use codeagent_core::server::Serve;
-    pub use codeagent_core::toolbox::{Context, State, Toolbox};
+    pub use codeagent_core::toolbox::{Context, ResourceSpec, State, Toolbox};
     pub use codeagent_core::{
         Channels, Code, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult,
     };

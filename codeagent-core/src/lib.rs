@@ -38,6 +38,7 @@ pub mod output;
 pub mod result;
 pub mod server;
 pub mod toolbox;
+pub mod uri_template;
 
 pub use access::Channels;
 pub use artifact::{Artifact, ArtifactRef, Kind, Status, Versions};

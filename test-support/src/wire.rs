@@ -26,6 +26,10 @@ pub fn result_definition(method: &str) -> &'static str {
         "ping" | "logging/setLevel" => "EmptyResult",
         "tools/list" => "ListToolsResult",
         "tools/call" => "CallToolResult",
+        "resources/list" => "ListResourcesResult",
+        "resources/templates/list" => "ListResourceTemplatesResult",
+        "resources/read" => "ReadResourceResult",
+        "resources/subscribe" | "resources/unsubscribe" => "EmptyResult",
         "server/discover" => "DiscoverResult",
         "subscriptions/listen" => "SubscriptionsListenResult",
         _ => "Result",
@@ -60,7 +64,8 @@ pub fn without_null_id(version: &str, message: &Value) -> Value {
 }
 
 /// Checks one error response (not a batch) of `version` and returns its code:
-/// the envelope, a standard code or one of the spec's -32020..=-32022, a
+/// the envelope, a standard code or one of the spec's -32020..=-32022 (and
+/// the legacy era's -32002 for an unknown resource), a
 /// non-empty message and, in 2026-07-28, the specific error definitions
 /// (`HeaderMismatchError`, `UnsupportedProtocolVersionError`, `ParseError`…).
 #[track_caller]
@@ -69,8 +74,10 @@ pub fn check_error(version: &str, message: &Value) -> i64 {
     let shown = without_null_id(version, message);
     assert_valid(version, envelope, &shown);
     let code = message["error"]["code"].as_i64().expect("an integer error code");
+    // -32002 is "Resource not found" in the legacy era; 2026-07-28 answers -32602 (SEP-2164).
+    let legacy_resource_not_found = code == -32002 && version != V2026;
     assert!(
-        matches!(code, -32700 | -32603..=-32600 | -32022..=-32020),
+        matches!(code, -32700 | -32603..=-32600 | -32022..=-32020) || legacy_resource_not_found,
         "unexpected error code {code} (the spec's range -32020..-32099 has only its own codes): {message}"
     );
     assert!(message["error"]["message"].as_str().is_some_and(|text| !text.is_empty()), "an error message: {message}");
@@ -113,6 +120,8 @@ pub fn check_notification(version: &str, message: &Value) {
         "notifications/progress" => "ProgressNotification",
         "notifications/message" => "LoggingMessageNotification",
         "notifications/tools/list_changed" => "ToolListChangedNotification",
+        "notifications/resources/list_changed" => "ResourceListChangedNotification",
+        "notifications/resources/updated" => "ResourceUpdatedNotification",
         "notifications/subscriptions/acknowledged" if version == V2026 => "SubscriptionsAcknowledgedNotification",
         other => panic!("the server sent an unexpected notification {other} in {version}: {message}"),
     };

@@ -36,6 +36,7 @@ macro_rules! over_both {
 mod batches;
 mod lifecycle;
 mod notifications;
+mod resources;
 mod tools;
 
 use serde_json::{Value, json};

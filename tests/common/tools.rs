@@ -220,7 +220,39 @@ pub fn http_toolbox() -> Toolbox {
 
 /// Every test tool but `late` and `later` (added while serving).
 pub fn all_tools() -> Toolbox {
-    toolbox().tool(forecast)
+    resources(toolbox().tool(forecast))
+}
+
+/// A 1×1 PNG.
+pub const PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00,
+    0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00, 0x0d, 0x49,
+    0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0xfc, 0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05, 0x05, 0x02, 0x00, 0x5f, 0xc8, 0xf1,
+    0xd2, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// The test resources: a text file, a PNG, a template, and one that fails.
+pub fn resources(toolbox: Toolbox) -> Toolbox {
+    use codeagent::toolbox::{Blob, ResourceSpec};
+    let spec = |uri: &str, name: &str| ResourceSpec::fixed(uri, name).unwrap();
+    toolbox
+        .resource(
+            spec("file:///notes.txt", "notes")
+                .with_title("Notes")
+                .with_description("Plain text notes.")
+                .with_mime_type("text/plain")
+                .with_size(11)
+                .serve(|_| async { "hello notes" }),
+        )
+        .resource(spec("file:///pixel.png", "pixel").serve(|_| async { Blob::new(PNG, "image/png") }))
+        .resource(spec("file:///broken", "broken").serve(|_| async { Err::<String, _>("the disk is gone") }))
+        .resource(
+            ResourceSpec::template("users://{id}/profile", "profile")
+                .unwrap()
+                .with_title("A user's profile")
+                .with_mime_type("application/json")
+                .serve(|read| async move { serde_json::json!({ "id": read.variable("id") }).to_string() }),
+        )
 }
 
 /// Whether [`wait`]'s record shows it saw the client's cancellation, from

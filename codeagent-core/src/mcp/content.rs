@@ -378,7 +378,7 @@ fn checked_base64(data: String, field: &str) -> Result<String, InvalidContent> {
     }
 }
 
-fn checked_uri(uri: String, field: &str) -> Result<String, InvalidContent> {
+pub(crate) fn checked_uri(uri: String, field: &str) -> Result<String, InvalidContent> {
     let scheme_len = uri.find(':').unwrap_or(0);
     let scheme = &uri[..scheme_len];
     let scheme_ok = scheme.starts_with(|ch: char| ch.is_ascii_alphabetic())

@@ -16,7 +16,7 @@ pub enum Theme {
 /// ```
 /// use codeagent_core::mcp::Icon;
 ///
-/// let icon = Icon::new("https://example.com/chart.png").with_mime_type("image/png").sizes(["48x48"]);
+/// let icon = Icon::new("https://example.com/chart.png").with_mime_type("image/png").with_sizes(["48x48"]);
 /// assert_eq!(serde_json::to_value(&icon).unwrap()["sizes"][0], "48x48");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,7 +51,7 @@ impl Icon {
 
     /// Sets the sizes.
     #[must_use]
-    pub fn sizes<S: Into<String>>(mut self, sizes: impl IntoIterator<Item = S>) -> Self {
+    pub fn with_sizes<S: Into<String>>(mut self, sizes: impl IntoIterator<Item = S>) -> Self {
         self.sizes = Some(sizes.into_iter().map(Into::into).collect());
         self
     }

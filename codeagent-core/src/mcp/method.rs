@@ -27,6 +27,16 @@ pub enum Method {
     ToolsList,
     /// `tools/call`.
     ToolsCall,
+    /// `resources/list`.
+    ResourcesList,
+    /// `resources/templates/list`.
+    ResourceTemplatesList,
+    /// `resources/read`.
+    ResourcesRead,
+    /// `resources/subscribe` (legacy era; 2026-07-28 subscribes on `subscriptions/listen`).
+    ResourcesSubscribe,
+    /// `resources/unsubscribe` (legacy era).
+    ResourcesUnsubscribe,
     /// `server/discover` (2026-07-28).
     Discover,
     /// `subscriptions/listen` (2026-07-28).
@@ -41,6 +51,11 @@ impl Method {
         Method::SetLogLevel,
         Method::ToolsList,
         Method::ToolsCall,
+        Method::ResourcesList,
+        Method::ResourceTemplatesList,
+        Method::ResourcesRead,
+        Method::ResourcesSubscribe,
+        Method::ResourcesUnsubscribe,
         Method::Discover,
         Method::SubscriptionsListen,
     ];
@@ -53,6 +68,11 @@ impl Method {
             Method::SetLogLevel => "logging/setLevel",
             Method::ToolsList => "tools/list",
             Method::ToolsCall => "tools/call",
+            Method::ResourcesList => "resources/list",
+            Method::ResourceTemplatesList => "resources/templates/list",
+            Method::ResourcesRead => "resources/read",
+            Method::ResourcesSubscribe => "resources/subscribe",
+            Method::ResourcesUnsubscribe => "resources/unsubscribe",
             Method::Discover => "server/discover",
             Method::SubscriptionsListen => "subscriptions/listen",
         }
@@ -66,9 +86,17 @@ impl Method {
     /// Whether a request of protocol version `version` may call this method.
     pub fn exists_in(self, version: ProtocolVersion) -> bool {
         match self {
-            Method::Initialize | Method::Ping | Method::SetLogLevel => !version.is_modern(),
+            Method::Initialize
+            | Method::Ping
+            | Method::SetLogLevel
+            | Method::ResourcesSubscribe
+            | Method::ResourcesUnsubscribe => !version.is_modern(),
             Method::Discover | Method::SubscriptionsListen => version.is_modern(),
-            Method::ToolsList | Method::ToolsCall => true,
+            Method::ToolsList
+            | Method::ToolsCall
+            | Method::ResourcesList
+            | Method::ResourceTemplatesList
+            | Method::ResourcesRead => true,
         }
     }
 
@@ -83,6 +111,7 @@ impl Method {
     pub const fn name_param(self) -> Option<&'static str> {
         match self {
             Method::ToolsCall => Some("name"),
+            Method::ResourcesRead => Some("uri"),
             _ => None,
         }
     }
@@ -108,6 +137,10 @@ pub enum Notification {
     Message,
     /// `notifications/tools/list_changed`: tools were added or removed.
     ToolsListChanged,
+    /// `notifications/resources/list_changed`: resources were added or removed.
+    ResourcesListChanged,
+    /// `notifications/resources/updated`: a subscribed resource changed.
+    ResourcesUpdated,
     /// `notifications/subscriptions/acknowledged`: a `subscriptions/listen`
     /// stream is open (2026-07-28).
     SubscriptionsAcknowledged,
@@ -121,6 +154,8 @@ impl Notification {
         Notification::Progress,
         Notification::Message,
         Notification::ToolsListChanged,
+        Notification::ResourcesListChanged,
+        Notification::ResourcesUpdated,
         Notification::SubscriptionsAcknowledged,
     ];
 
@@ -132,6 +167,8 @@ impl Notification {
             Notification::Progress => "notifications/progress",
             Notification::Message => "notifications/message",
             Notification::ToolsListChanged => "notifications/tools/list_changed",
+            Notification::ResourcesListChanged => "notifications/resources/list_changed",
+            Notification::ResourcesUpdated => "notifications/resources/updated",
             Notification::SubscriptionsAcknowledged => "notifications/subscriptions/acknowledged",
         }
     }

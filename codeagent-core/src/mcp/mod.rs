@@ -14,6 +14,7 @@ mod wire;
 
 pub use annotations::{Annotations, Role};
 pub use call_result::{CallToolResult, IntoContent};
+pub(crate) use content::checked_uri;
 pub use content::{ContentBlock, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, TextContent};
 pub use error::InvalidContent;
 pub use icon::{Icon, Theme};

@@ -103,6 +103,13 @@ fn finish(
     Value::Object(map)
 }
 
+impl ResourceContents {
+    /// The contents as `version` sends them: `_meta` only from 2025-06-18.
+    pub fn into_wire(self, version: ProtocolVersion) -> Value {
+        resource_contents(self, version)
+    }
+}
+
 fn resource_contents(contents: ResourceContents, version: ProtocolVersion) -> Value {
     let (uri, mime_type, key, body, meta) = match contents {
         ResourceContents::Text { uri, mime_type, text, meta } => (uri, mime_type, "text", text, meta),

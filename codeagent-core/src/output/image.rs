@@ -80,6 +80,11 @@ impl Image {
         self.images.is_empty()
     }
 
+    /// Each image's MIME type and base64 bytes.
+    pub(crate) fn encoded(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.images.iter().map(|picture| (picture.mime.as_str(), picture.b64.as_str()))
+    }
+
     fn portable_value(&self) -> String {
         let count = self.images.len();
         let noun = if count == 1 { "image" } else { "images" };

@@ -12,6 +12,9 @@ pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 /// An internal error.
 pub const INTERNAL_ERROR: i64 = -32603;
+/// A resource that does not exist (2024-11-05 to 2025-11-25; 2026-07-28
+/// answers [`INVALID_PARAMS`] instead, SEP-2164).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 /// An HTTP header does not match the body (2026-07-28).
 pub const HEADER_MISMATCH: i64 = -32020;
 /// The request's protocol version is not supported (2026-07-28).

@@ -3,7 +3,7 @@
 //! handshake negotiated and the requests in flight, so each request is
 //! answered exactly once and a cancelled one not at all.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -32,6 +32,8 @@ pub(crate) struct Peer {
     /// Fires when the client will send nothing more: streams that have no
     /// response end, while calls run on to be answered.
     streams_ended: CancellationToken,
+    /// The resource URIs a legacy client subscribed to.
+    subscriptions: Mutex<BTreeSet<String>>,
 }
 
 /// One request in flight.
@@ -114,6 +116,21 @@ impl Peer {
             slot.finish();
         }
         self.closed.cancel();
+    }
+
+    /// Subscribes the client to updates of resource `uri` (`resources/subscribe`).
+    pub(crate) fn subscribe(&self, uri: &str) {
+        lock(&self.subscriptions).insert(uri.to_owned());
+    }
+
+    /// Ends the client's subscription to `uri`.
+    pub(crate) fn unsubscribe(&self, uri: &str) {
+        lock(&self.subscriptions).remove(uri);
+    }
+
+    /// Whether the client subscribed to `uri`.
+    pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
+        lock(&self.subscriptions).contains(uri)
     }
 
     /// Ends every stream that has no response (`subscriptions/listen`).

@@ -75,6 +75,24 @@ pub enum AddToolError {
     Unenforceable(#[from] UnenforceableSchema),
 }
 
+/// A resource URI or template that is already taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the toolbox already has a resource at `{address}`; resource URIs and templates must be unique")]
+pub struct DuplicateResource {
+    address: String,
+}
+
+impl DuplicateResource {
+    pub(crate) fn new(address: impl Into<String>) -> Self {
+        DuplicateResource { address: address.into() }
+    }
+
+    /// The URI or template that is taken.
+    pub fn address(&self) -> &str {
+        &self.address
+    }
+}
+
 /// A `tools/list` cursor this toolbox did not hand out.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("Invalid cursor: `{cursor}`")]

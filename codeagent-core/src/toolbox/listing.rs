@@ -71,14 +71,15 @@ impl ToolPage {
     /// `resultType`, `ttlMs` and `cacheScope`.
     pub fn to_wire(&self, version: ProtocolVersion) -> Value {
         let tools = self.tools.iter().map(|tool| tool.to_wire(version)).collect();
-        wire_page(version, tools, self.next_cursor.as_deref(), self.cache)
+        wire_page(version, "tools", tools, self.next_cursor.as_deref(), self.cache)
     }
 }
 
-/// A `tools/list` result from the wire forms of its tools.
+/// A list result (`tools/list`, `resources/list`, ...) with `items` under `key`.
 pub(crate) fn wire_page(
     version: ProtocolVersion,
-    tools: Vec<Value>,
+    key: &str,
+    items: Vec<Value>,
     next_cursor: Option<&str>,
     cache: CacheHint,
 ) -> Value {
@@ -86,7 +87,7 @@ pub(crate) fn wire_page(
     if version.has_result_type() {
         result.insert("resultType".into(), Value::from("complete"));
     }
-    result.insert("tools".into(), Value::Array(tools));
+    result.insert(key.into(), Value::Array(items));
     if let Some(cursor) = next_cursor {
         result.insert("nextCursor".into(), Value::from(cursor));
     }

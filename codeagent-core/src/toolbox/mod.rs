@@ -7,6 +7,7 @@ mod errors;
 mod listing;
 pub(crate) mod param;
 mod registry;
+mod resource;
 pub(crate) mod run;
 mod schema;
 mod set;
@@ -21,7 +22,10 @@ use tokio::sync::watch;
 
 pub use context::{CancellationToken, Context, LogLevel};
 pub(crate) use context::{Notifier, RequestInfo};
-pub use errors::{AddToolError, CallError, DuplicateTool, InvalidCursor, UnenforceableSchema};
+pub use errors::{AddToolError, CallError, DuplicateResource, DuplicateTool, InvalidCursor, UnenforceableSchema};
+pub use resource::{
+    Blob, FnResource, IntoContents, InvalidResource, Resource, ResourceError, ResourceFuture, ResourceRead, ResourceSpec,
+};
 pub use listing::{CacheHint, ToolPage};
 pub use param::{State, ToolCall};
 pub use schema::{HeaderParam, client_compatible};
@@ -34,7 +38,7 @@ use param::StateMap;
 use registry::{Registry, compatible_definition};
 use run::CatchPanic;
 
-use crate::mcp::{ProtocolVersion, ToolDefinition};
+use crate::mcp::{ProtocolVersion, ResourceContents, ToolDefinition};
 use crate::result::ToolResult;
 
 /// A set of tools with unique names, in the order they were added.
@@ -203,6 +207,11 @@ impl Toolbox {
         self
     }
 
+    /// The caching hint of listings and reads (2026-07-28).
+    pub fn cache_hint(&self) -> CacheHint {
+        self.config.cache
+    }
+
     /// How many tools there are.
     pub fn len(&self) -> usize {
         self.registry.snapshot().list.len()
@@ -269,7 +278,7 @@ impl Toolbox {
         let wire = tools.wire(version, self.config.client_compatible);
         let (start, end) = page_bounds(cursor, wire.len(), self.config.page_size)?;
         let next = (end < wire.len()).then(|| end.to_string());
-        Ok(wire_page(version, wire[start..end].to_vec(), next.as_deref(), self.config.cache))
+        Ok(wire_page(version, "tools", wire[start..end].to_vec(), next.as_deref(), self.config.cache))
     }
 
     /// Calls tool `name` with `arguments` (a JSON object; null or absent means
@@ -298,12 +307,109 @@ impl Toolbox {
             }
         };
         let call = ToolCall { arguments, context, state: Arc::clone(&self.config.state) };
-        Ok(StartedCall::new(Box::pin(CatchPanic(tool.call(call))), tool))
+        Ok(StartedCall::new(Box::pin(CatchPanic::tool(tool.call(call))), tool))
     }
 
     /// A receiver that changes whenever tools are added or removed.
     pub fn changes(&self) -> watch::Receiver<u64> {
         self.registry.changes()
+    }
+
+    /// Adds a resource to the shared registry.
+    ///
+    /// # Panics
+    ///
+    /// When a resource with the same URI or template is already there.
+    #[must_use]
+    #[track_caller]
+    pub fn resource(self, resource: impl Resource) -> Self {
+        if let Err(duplicate) = self.try_add_resource(resource) {
+            panic!("{duplicate}");
+        }
+        self
+    }
+
+    /// Adds a resource, refusing a URI or template that is taken. Servers
+    /// serving this toolbox tell their clients the resource list changed.
+    pub fn try_add_resource(&self, resource: impl Resource) -> Result<(), DuplicateResource> {
+        self.registry.add_resource(Arc::new(resource))
+    }
+
+    /// Removes the resource at fixed URI or template `address`; whether there was one.
+    pub fn remove_resource(&self, address: &str) -> bool {
+        self.registry.remove_resource(address)
+    }
+
+    /// Whether the toolbox has any resource (fixed or templated).
+    pub fn has_resources(&self) -> bool {
+        !self.registry.resources().is_empty()
+    }
+
+    /// Every resource's description, in the order they were added.
+    pub fn resource_specs(&self) -> Vec<ResourceSpec> {
+        self.registry.resources().iter().map(|resource| resource.spec().clone()).collect()
+    }
+
+    /// A page of `resources/list` (fixed URIs) or, with `templates`, of
+    /// `resources/templates/list`, for `version`.
+    pub(crate) fn wire_resources(
+        &self,
+        version: ProtocolVersion,
+        cursor: Option<&str>,
+        templates: bool,
+    ) -> Result<Value, InvalidCursor> {
+        let resources = self.registry.resources();
+        let entries: Vec<&ResourceSpec> = resources
+            .iter()
+            .map(|resource| resource.spec())
+            .filter(|spec| spec.uri_template().is_some() == templates)
+            .collect();
+        let (start, end) = page_bounds(cursor, entries.len(), self.config.page_size)?;
+        let next = (end < entries.len()).then(|| end.to_string());
+        let wire = entries[start..end].iter().map(|spec| spec.to_wire(version)).collect();
+        let key = if templates { "resourceTemplates" } else { "resources" };
+        Ok(wire_page(version, key, wire, next.as_deref(), self.config.cache))
+    }
+
+    /// Reads the resource at `uri`, detached from any client: a resource with
+    /// that fixed URI, else the first template that matches it.
+    pub async fn read_resource(&self, uri: &str) -> Result<Vec<ResourceContents>, ResourceError> {
+        self.start_read(uri, Context::detached())?.await
+    }
+
+    /// Finds the resource at `uri` and starts reading it in `context`, without
+    /// awaiting it. A panic while reading is a read failure.
+    pub fn start_read(&self, uri: &str, context: Context) -> Result<ResourceFuture, ResourceError> {
+        let resources = self.registry.resources();
+        let fixed = resources.iter().find(|resource| resource.spec().uri() == Some(uri));
+        let (resource, variables) = match fixed {
+            Some(resource) => (resource, Default::default()),
+            None => resources
+                .iter()
+                .filter(|resource| resource.spec().uri_template().is_some())
+                .find_map(|resource| resource.spec().matches(uri).map(|variables| (resource, variables)))
+                .ok_or_else(|| ResourceError::NotFound(uri.to_owned()))?,
+        };
+        let read = ResourceRead::new(uri.to_owned(), variables, context);
+        Ok(Box::pin(CatchPanic::new(resource.read(read), |message| {
+            Err(ResourceError::failed(format!("The resource failed unexpectedly (it panicked: {message})")))
+        })))
+    }
+
+    /// Tells every client subscribed to `uri` that the resource changed
+    /// (`notifications/resources/updated`).
+    pub fn notify_resource_updated(&self, uri: &str) {
+        self.registry.resource_updated(uri);
+    }
+
+    /// A receiver that changes whenever resources are added or removed.
+    pub fn resource_changes(&self) -> watch::Receiver<u64> {
+        self.registry.resource_changes()
+    }
+
+    /// A receiver of the URIs of resources that changed.
+    pub(crate) fn resource_updates(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.registry.resource_updates()
     }
 }
 

@@ -5,17 +5,21 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use serde_json::Value;
-use tokio::sync::watch;
+use tokio::sync::{broadcast, watch};
 
 use super::Tool;
-use super::errors::DuplicateTool;
+use super::errors::{DuplicateResource, DuplicateTool};
+use super::resource::{Resource, ResourceSpec};
 use super::schema::client_compatible;
 use crate::mcp::ProtocolVersion;
 
-/// The tools, shared by every clone of a toolbox.
+/// The tools and resources, shared by every clone of a toolbox.
 pub(crate) struct Registry {
     tools: RwLock<Arc<Tools>>,
     changes: watch::Sender<u64>,
+    resources: RwLock<Arc<Vec<Arc<dyn Resource>>>>,
+    resource_changes: watch::Sender<u64>,
+    resource_updates: broadcast::Sender<String>,
 }
 
 /// One version of the tool set: replaced whole on every change, so readers
@@ -68,9 +72,18 @@ pub(crate) fn compatible_definition(definition: &crate::mcp::ToolDefinition) -> 
     definition
 }
 
+/// How many resource updates may wait for a slow subscriber before it misses some.
+const UPDATE_CAPACITY: usize = 256;
+
 impl Default for Registry {
     fn default() -> Self {
-        Registry { tools: RwLock::new(Arc::new(Tools::rebuilt(Vec::new()))), changes: watch::channel(0).0 }
+        Registry {
+            tools: RwLock::new(Arc::new(Tools::rebuilt(Vec::new()))),
+            changes: watch::channel(0).0,
+            resources: RwLock::default(),
+            resource_changes: watch::channel(0).0,
+            resource_updates: broadcast::channel(UPDATE_CAPACITY).0,
+        }
     }
 }
 
@@ -107,6 +120,56 @@ impl Registry {
         self.changes.subscribe()
     }
 
+    /// The resources as they are now, in the order they were added.
+    pub(crate) fn resources(&self) -> Arc<Vec<Arc<dyn Resource>>> {
+        Arc::clone(&self.resources.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Adds `resource`, refusing a URI or template that is taken.
+    pub(crate) fn add_resource(&self, resource: Arc<dyn Resource>) -> Result<(), DuplicateResource> {
+        let taken = address(resource.spec()).to_owned();
+        let mut guard = self.resources.write().unwrap_or_else(PoisonError::into_inner);
+        if guard.iter().any(|known| address(known.spec()) == taken) {
+            return Err(DuplicateResource::new(taken));
+        }
+        let mut list = Vec::clone(&guard);
+        list.push(resource);
+        *guard = Arc::new(list);
+        drop(guard);
+        self.resource_changes.send_modify(|generation| *generation += 1);
+        Ok(())
+    }
+
+    /// Removes the resource at fixed URI or template `address`; whether there was one.
+    pub(crate) fn remove_resource(&self, address: &str) -> bool {
+        let mut guard = self.resources.write().unwrap_or_else(PoisonError::into_inner);
+        let Some(position) = guard.iter().position(|known| self::address(known.spec()) == address) else {
+            return false;
+        };
+        let mut list = Vec::clone(&guard);
+        list.remove(position);
+        *guard = Arc::new(list);
+        drop(guard);
+        self.resource_changes.send_modify(|generation| *generation += 1);
+        true
+    }
+
+    /// A receiver that changes whenever resources are added or removed.
+    pub(crate) fn resource_changes(&self) -> watch::Receiver<u64> {
+        self.resource_changes.subscribe()
+    }
+
+    /// Tells subscribers that the resource at `uri` changed.
+    pub(crate) fn resource_updated(&self, uri: &str) {
+        // No subscriber is not an error.
+        let _ = self.resource_updates.send(uri.to_owned());
+    }
+
+    /// A receiver of the URIs of resources that changed.
+    pub(crate) fn resource_updates(&self) -> broadcast::Receiver<String> {
+        self.resource_updates.subscribe()
+    }
+
     fn change<E>(&self, change: impl FnOnce(&mut Vec<Arc<dyn Tool>>) -> Result<(), E>) -> Result<(), E> {
         let mut guard = self.tools.write().unwrap_or_else(PoisonError::into_inner);
         let mut list = guard.list.clone();
@@ -116,4 +179,9 @@ impl Registry {
         self.changes.send_modify(|generation| *generation += 1);
         Ok(())
     }
+}
+
+/// A resource's fixed URI or template text: what must be unique.
+fn address(spec: &ResourceSpec) -> &str {
+    spec.uri().or_else(|| spec.uri_template().map(|template| template.as_str())).unwrap_or_default()
 }

@@ -50,27 +50,51 @@ where
     })
 }
 
-/// A tool future whose panic becomes an error result instead of unwinding.
-pub(crate) struct CatchPanic(pub(crate) ToolFuture);
+/// A future whose panic becomes the output `recover` makes of its message
+/// instead of unwinding: a tool's error result, a resource's read failure.
+pub(crate) struct CatchPanic<T> {
+    future: Pin<Box<dyn Future<Output = T> + Send>>,
+    recover: fn(String) -> T,
+}
 
-impl Future for CatchPanic {
-    type Output = ToolResult;
+impl<T> CatchPanic<T> {
+    pub(crate) fn new(future: Pin<Box<dyn Future<Output = T> + Send>>, recover: fn(String) -> T) -> Self {
+        CatchPanic { future, recover }
+    }
+}
 
-    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<ToolResult> {
-        let future = &mut self.get_mut().0;
+impl CatchPanic<ToolResult> {
+    /// A tool future whose panic becomes an error result.
+    pub(crate) fn tool(future: ToolFuture) -> Self {
+        CatchPanic::new(future, |message| {
+            ToolError::new(format!("The tool failed unexpectedly (it panicked: {message})")).into_tool_result()
+        })
+    }
+}
+
+impl<T> Future for CatchPanic<T> {
+    type Output = T;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<T> {
+        let this = self.get_mut();
+        let future = &mut this.future;
         match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
             Ok(poll) => poll,
-            Err(payload) => Poll::Ready(panicked(&*payload)),
+            Err(payload) => Poll::Ready((this.recover)(panic_message(&*payload))),
         }
     }
 }
 
-/// The error result for a tool that panicked with `payload`.
-pub(crate) fn panicked(payload: &(dyn Any + Send)) -> ToolResult {
-    let message = payload
+/// The message a panic carried.
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    payload
         .downcast_ref::<&str>()
         .map(|text| (*text).to_owned())
         .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "no message".to_owned());
-    ToolError::new(format!("The tool failed unexpectedly (it panicked: {message})")).into_tool_result()
+        .unwrap_or_else(|| "no message".to_owned())
+}
+
+/// The error result for a tool that panicked with `payload`.
+pub(crate) fn panicked(payload: &(dyn Any + Send)) -> ToolResult {
+    ToolError::new(format!("The tool failed unexpectedly (it panicked: {})", panic_message(payload))).into_tool_result()
 }

@@ -102,7 +102,7 @@ pub(crate) fn full_annotations() -> Annotations {
 pub(crate) fn icon() -> Icon {
     Icon::new("https://example.com/rust.png")
         .with_mime_type("image/png")
-        .sizes(["48x48", "96x96"])
+        .with_sizes(["48x48", "96x96"])
         .with_theme(Theme::Dark)
 }
 

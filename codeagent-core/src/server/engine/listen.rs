@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use tokio::sync::watch;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{broadcast, watch};
 
 use super::{Engine, Reply, Route};
 use crate::mcp::Notification;
@@ -14,13 +15,48 @@ use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 use crate::server::outlet::{Outlet, notify};
 use crate::server::peer::{Peer, Slot};
 
+/// What changed on the server that a client may hear of.
+enum Change {
+    Tools,
+    Resources,
+    Updated(String),
+}
+
+/// The receivers of every change, taken before anything is answered so that
+/// no change is missed.
+pub(crate) struct Changes {
+    tools: watch::Receiver<u64>,
+    resources: watch::Receiver<u64>,
+    updates: broadcast::Receiver<String>,
+}
+
+impl Changes {
+    /// The next change; `None` once the toolbox is gone.
+    async fn next(&mut self) -> Option<Change> {
+        loop {
+            tokio::select! {
+                changed = self.tools.changed() => return changed.ok().map(|()| Change::Tools),
+                changed = self.resources.changed() => return changed.ok().map(|()| Change::Resources),
+                updated = self.updates.recv() => match updated {
+                    Ok(uri) => return Some(Change::Updated(uri)),
+                    Err(RecvError::Lagged(missed)) => {
+                        tracing::warn!("a client missed {missed} resource updates: it is not reading fast enough");
+                    }
+                    Err(RecvError::Closed) => return None,
+                },
+            }
+        }
+    }
+}
+
 impl Engine {
-    /// A receiver of tool-list changes that has seen the current list, taken
-    /// before anything is answered so that no change is missed.
-    pub(crate) fn list_changes(&self) -> watch::Receiver<u64> {
-        let mut changes = self.toolbox.changes();
-        changes.borrow_and_update();
-        changes
+    /// The receivers of every change from now on.
+    pub(crate) fn list_changes(&self) -> Changes {
+        let mut tools = self.toolbox.changes();
+        tools.borrow_and_update();
+        let mut resources = self.toolbox.resource_changes();
+        resources.borrow_and_update();
+        Changes { tools, resources, updates: self.toolbox.resource_updates() }
     }
 
     /// `subscriptions/listen` request `id`: acknowledged, then one
@@ -45,29 +81,52 @@ impl Engine {
                 ),
             );
         };
-        let tools = filter.get("toolsListChanged").and_then(Value::as_bool) == Some(true);
+        let wants = |key: &str| filter.get(key).and_then(Value::as_bool) == Some(true);
+        let has_resources = self.toolbox.has_resources();
+        let tools = wants("toolsListChanged");
+        let resources = wants("resourcesListChanged") && has_resources;
+        let watched: Vec<String> = match filter.get("resourceSubscriptions").and_then(Value::as_array) {
+            Some(uris) if has_resources => uris.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+            _ => Vec::new(),
+        };
         let mut changes = self.list_changes();
         let peer = Arc::clone(peer);
         let route = route.clone();
         Reply::Later(Box::pin(async move {
             let meta = json!({ SUBSCRIPTION_ID_KEY: id });
-            let honoured = if tools { json!({ "toolsListChanged": true }) } else { json!({}) };
+            let mut honoured = Map::new();
+            if tools {
+                honoured.insert("toolsListChanged".into(), Value::Bool(true));
+            }
+            if resources {
+                honoured.insert("resourcesListChanged".into(), Value::Bool(true));
+            }
+            if !watched.is_empty() {
+                honoured.insert("resourceSubscriptions".into(), json!(watched));
+            }
             let acknowledged = json!({ "notifications": honoured, "_meta": meta });
             let hangup = route.hangup.clone().unwrap_or_default();
             if notify(&*route.outlet, Notification::SubscriptionsAcknowledged, acknowledged) {
                 loop {
-                    tokio::select! {
+                    let change = tokio::select! {
                         () = slot.stop.cancelled() => break,
                         () = hangup.cancelled() => break,
                         () = peer.streams_ended().cancelled() => break,
                         () = route.outlet.closed() => break,
-                        changed = changes.changed(), if tools => {
-                            if changed.is_err() {
-                                break;
-                            }
-                            notify(&*route.outlet, Notification::ToolsListChanged, json!({ "_meta": meta }));
+                        change = changes.next() => change,
+                    };
+                    let message = match change {
+                        None => break,
+                        Some(Change::Tools) if tools => (Notification::ToolsListChanged, json!({ "_meta": meta })),
+                        Some(Change::Resources) if resources => {
+                            (Notification::ResourcesListChanged, json!({ "_meta": meta }))
                         }
-                    }
+                        Some(Change::Updated(uri)) if watched.contains(&uri) => {
+                            (Notification::ResourcesUpdated, json!({ "uri": uri, "_meta": meta }))
+                        }
+                        Some(_) => continue,
+                    };
+                    notify(&*route.outlet, message.0, message.1);
                 }
             }
             slot.finish();
@@ -76,28 +135,27 @@ impl Engine {
         }))
     }
 
-    /// Sends `notifications/tools/list_changed` to a legacy client through
-    /// `outlet` whenever the tools change after its handshake, until the
-    /// client is closed or the outlet is.
-    pub(crate) async fn announce_list_changes(
-        &self,
-        peer: &Peer,
-        outlet: &dyn Outlet,
-        mut changes: watch::Receiver<u64>,
-    ) {
+    /// Tells a legacy client, through `outlet`, that tools or resources were
+    /// added or removed, and that a resource it subscribed to changed, once
+    /// its handshake is done; until the client is closed or the outlet is.
+    pub(crate) async fn announce_list_changes(&self, peer: &Peer, outlet: &dyn Outlet, mut changes: Changes) {
         loop {
-            tokio::select! {
+            let change = tokio::select! {
                 () = peer.closed().cancelled() => return,
                 () = outlet.closed() => return,
-                changed = changes.changed() => {
-                    if changed.is_err() {
-                        return;
-                    }
-                    if peer.negotiated().initialized {
-                        notify(outlet, Notification::ToolsListChanged, json!({}));
-                    }
+                change = changes.next() => change,
+            };
+            let (notification, params) = match change {
+                None => return,
+                Some(_) if !peer.negotiated().initialized => continue,
+                Some(Change::Tools) => (Notification::ToolsListChanged, json!({})),
+                Some(Change::Resources) => (Notification::ResourcesListChanged, json!({})),
+                Some(Change::Updated(uri)) if peer.is_subscribed(&uri) => {
+                    (Notification::ResourcesUpdated, json!({ "uri": uri }))
                 }
-            }
+                Some(Change::Updated(_)) => continue,
+            };
+            notify(outlet, notification, params);
         }
     }
 }

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::Engine;
+use super::resources::cursor_param;
 use crate::mcp::ProtocolVersion;
 use crate::server::era::{Era, supported_versions};
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
@@ -11,8 +12,15 @@ use crate::server::peer::Peer;
 use crate::toolbox::LogLevel;
 
 impl Engine {
+    /// What the server offers: tools and logging always, resources when it has any.
     fn capabilities(&self) -> Value {
-        json!({ "tools": { "listChanged": true }, "logging": {} })
+        let mut capabilities = Map::new();
+        capabilities.insert("tools".into(), json!({ "listChanged": true }));
+        if self.toolbox.has_resources() {
+            capabilities.insert("resources".into(), json!({ "subscribe": true, "listChanged": true }));
+        }
+        capabilities.insert("logging".into(), json!({}));
+        Value::Object(capabilities)
     }
 
     /// `initialize`: echoes a supported legacy version, else the latest legacy one.
@@ -64,11 +72,7 @@ impl Engine {
 
     /// `tools/list`, one page from the request's cursor.
     pub(super) fn list(&self, era: Era, params: &Map<String, Value>) -> Result<Value, RpcError> {
-        let cursor = match params.get("cursor") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(cursor)) => Some(cursor.as_str()),
-            Some(_) => return Err(RpcError::new(INVALID_PARAMS, "Invalid params: `cursor` must be a string")),
-        };
+        let cursor = cursor_param(params)?;
         self.toolbox.wire_page(era.version, cursor).map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))
     }
 }

@@ -8,6 +8,7 @@ mod batch;
 mod call;
 mod listen;
 mod methods;
+mod resources;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -108,6 +109,11 @@ impl Engine {
         let answer = match method.filter(|method| method.exists_in(era.version)) {
             Some(Method::ToolsCall) => return self.call(peer, id, era, params, slot, route),
             Some(Method::SubscriptionsListen) => return self.listen(peer, id, params, slot, route),
+            Some(Method::ResourcesRead) => return self.read(peer, id, era, params, slot, route),
+            Some(Method::ResourcesList) => self.list_resources(era, &params, false),
+            Some(Method::ResourceTemplatesList) => self.list_resources(era, &params, true),
+            Some(Method::ResourcesSubscribe) => self.subscription(peer, &params, true),
+            Some(Method::ResourcesUnsubscribe) => self.subscription(peer, &params, false),
             Some(Method::Initialize) => Ok(self.initialize(peer, &params)),
             Some(Method::Ping) => Ok(Value::Object(Map::new())),
             Some(Method::SetLogLevel) => self.set_level(peer, &params),

@@ -1,0 +1,133 @@
+//! `resources/list`, `resources/templates/list`, `resources/read` and the
+//! legacy `resources/subscribe` / `resources/unsubscribe`.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::{Engine, Reply, Route};
+use crate::server::era::Era;
+use crate::server::jsonrpc::{
+    INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError, error_message, result_message,
+};
+use crate::server::outlet::RequestNotifier;
+use crate::server::peer::{Peer, Slot};
+use crate::toolbox::{Context, RequestInfo, ResourceError};
+
+/// The `uri` parameter of a resource request.
+fn uri_param(params: &Map<String, Value>) -> Result<&str, RpcError> {
+    params
+        .get("uri")
+        .and_then(Value::as_str)
+        .ok_or_else(|| RpcError::new(INVALID_PARAMS, "Invalid params: resource requests need a `uri` string"))
+}
+
+/// The `cursor` parameter of a list request.
+pub(super) fn cursor_param(params: &Map<String, Value>) -> Result<Option<&str>, RpcError> {
+    match params.get("cursor") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(cursor)) => Ok(Some(cursor.as_str())),
+        Some(_) => Err(RpcError::new(INVALID_PARAMS, "Invalid params: `cursor` must be a string")),
+    }
+}
+
+/// The error for a resource that could not be read, as `era` states it.
+fn read_error(era: Era, uri: &str, error: &ResourceError) -> RpcError {
+    match error {
+        // SEP-2164: 2026-07-28 answers an unknown resource with invalid params.
+        ResourceError::NotFound(_) if era.is_modern() => {
+            RpcError::new(INVALID_PARAMS, format!("Resource not found: {uri}")).with_data(json!({ "uri": uri }))
+        }
+        ResourceError::NotFound(_) => {
+            RpcError::new(RESOURCE_NOT_FOUND, format!("Resource not found: {uri}")).with_data(json!({ "uri": uri }))
+        }
+        other => RpcError::new(INTERNAL_ERROR, format!("Reading {uri} failed: {other}")),
+    }
+}
+
+impl Engine {
+    /// `resources/list` or, with `templates`, `resources/templates/list`.
+    pub(super) fn list_resources(&self, era: Era, params: &Map<String, Value>, templates: bool) -> Result<Value, RpcError> {
+        let cursor = cursor_param(params)?;
+        self.toolbox
+            .wire_resources(era.version, cursor, templates)
+            .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))
+    }
+
+    /// `resources/subscribe` (`subscribe`) or `resources/unsubscribe`.
+    pub(super) fn subscription(&self, peer: &Peer, params: &Map<String, Value>, subscribe: bool) -> Result<Value, RpcError> {
+        let uri = uri_param(params)?;
+        if subscribe {
+            peer.subscribe(uri);
+        } else {
+            peer.unsubscribe(uri);
+        }
+        Ok(Value::Object(Map::new()))
+    }
+
+    /// Starts `resources/read` request `id`.
+    pub(super) fn read(
+        self: &Arc<Self>,
+        peer: &Arc<Peer>,
+        id: Value,
+        era: Era,
+        params: Map<String, Value>,
+        slot: Arc<Slot>,
+        route: &Route,
+    ) -> Reply {
+        let refuse = |error: RpcError| {
+            slot.finish();
+            peer.complete(&id);
+            Reply::error(&id, &error)
+        };
+        let uri = match uri_param(&params) {
+            Ok(uri) => uri.to_owned(),
+            Err(error) => return refuse(error),
+        };
+        let meta = match params.get("_meta") {
+            Some(Value::Object(meta)) => meta.clone(),
+            _ => Map::new(),
+        };
+        let context = Context::new(RequestInfo {
+            request_id: Some(id.clone()),
+            meta,
+            cancellation: slot.stop.clone(),
+            notifier: Some(Arc::new(RequestNotifier { outlet: Arc::clone(&route.outlet), slot: Arc::clone(&slot) })),
+            log_level: era.log_level,
+            protocol_version: Some(era.version),
+        });
+        let reading = match self.toolbox.start_read(&uri, context) {
+            Ok(reading) => reading,
+            Err(error) => return refuse(read_error(era, &uri, &error)),
+        };
+        let engine = Arc::clone(self);
+        let peer = Arc::clone(peer);
+        let hangup = route.hangup.clone().unwrap_or_default();
+        Reply::Later(Box::pin(async move {
+            let read = tokio::select! {
+                read = reading => Some(read),
+                () = slot.stop.cancelled() => None,
+                () = hangup.cancelled() => None,
+            };
+            slot.finish();
+            let owed = peer.complete(&id);
+            let read = read.filter(|_| owed)?;
+            Some(match read {
+                Ok(contents) => {
+                    let mut result = Map::new();
+                    let contents = contents.into_iter().map(|content| content.into_wire(era.version)).collect();
+                    result.insert("contents".into(), Value::Array(contents));
+                    if era.is_modern() {
+                        let cache = engine.toolbox.cache_hint();
+                        let ttl = u64::try_from(cache.ttl().as_millis()).unwrap_or(u64::MAX);
+                        result.insert("ttlMs".into(), Value::from(ttl));
+                        let scope = if cache.is_public() { "public" } else { "private" };
+                        result.insert("cacheScope".into(), Value::from(scope));
+                    }
+                    result_message(&id, engine.finish(era, Value::Object(result)))
+                }
+                Err(error) => error_message(&id, &read_error(era, &uri, &error)),
+            })
+        }))
+    }
+}
