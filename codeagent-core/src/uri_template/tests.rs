@@ -503,3 +503,14 @@ fn property_match_inverts_expand() {
         assert_eq!(query.matches(&query.expand(&values)).as_ref(), Some(&values), "round {round}");
     }
 }
+
+/// The type's doctest, run here too (`cargo test --lib` skips doctests).
+#[test]
+fn type_doc_example() {
+    let template = template("file:///{+path}{?rev}");
+    assert_eq!(template.variables().collect::<Vec<_>>(), ["path", "rev"]);
+    let values = template.matches("file:///src/lib%20x.rs?rev=42");
+    assert_eq!(values, Some(map(&[("path", "src/lib x.rs"), ("rev", "42")])));
+    assert_eq!(template.expand(&map(&[("path", "src/main.rs")])), "file:///src/main.rs");
+    assert_eq!(matched("users://{id}/profile", "users://a/b/profile"), None);
+}
