@@ -20,6 +20,7 @@
 //!   mcp            the MCP wire model: content, CallToolResult, tool definitions,
 //!                  protocol versions, methods, `_meta` keys     → finite_json
 //!   artifact       Artifact v1                                  (nothing)
+//!   uri_template   RFC 6570 URI templates: parse, expand, match (nothing; regex-lite)
 //!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
 //! ```
 //!
