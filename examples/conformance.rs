@@ -10,8 +10,8 @@ use std::time::Duration;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent};
-use codeagent::toolbox::{Blob, ResourceSpec};
 use codeagent::prelude::*;
+use codeagent::toolbox::{Blob, ResourceSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -53,7 +53,10 @@ async fn a_fixed_uri_and_a_template_are_read(transport: Transport) {
     let mut client = Client::new(transport).await;
     client.initialize(V2025_11).await;
     let read = client.result(1, "resources/read", json!({"uri": "file:///notes.txt"})).await;
-    assert_eq!(read["contents"], json!([{"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "hello notes"}]));
+    assert_eq!(
+        read["contents"],
+        json!([{"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "hello notes"}])
+    );
     let read = client.result(2, "resources/read", json!({"uri": "file:///pixel.png"})).await;
     assert_eq!(read["contents"][0]["mimeType"], "image/png", "{transport}: {read}");
     assert!(read["contents"][0]["blob"].as_str().unwrap().starts_with("iVBORw0KGgo"), "{transport}: {read}");
@@ -106,7 +109,8 @@ async fn a_subscribed_legacy_client_hears_of_updates(transport: Transport) {
 
 async fn a_modern_listener_hears_of_the_uris_it_asked_for(transport: Transport) {
     let mut client = Client::new(transport).await;
-    let filter = json!({"notifications": {"resourceSubscriptions": ["file:///notes.txt"], "resourcesListChanged": true}});
+    let filter =
+        json!({"notifications": {"resourceSubscriptions": ["file:///notes.txt"], "resourcesListChanged": true}});
     client.send_request("listen", "subscriptions/listen", modern(filter)).await;
     let acknowledged = client.next_notification().await;
     assert_eq!(acknowledged["method"], "notifications/subscriptions/acknowledged", "{transport}: {acknowledged}");

@@ -37,6 +37,12 @@ pub enum Method {
     ResourcesSubscribe,
     /// `resources/unsubscribe` (legacy era).
     ResourcesUnsubscribe,
+    /// `prompts/list`.
+    PromptsList,
+    /// `prompts/get`.
+    PromptsGet,
+    /// `completion/complete`.
+    Complete,
     /// `server/discover` (2026-07-28).
     Discover,
     /// `subscriptions/listen` (2026-07-28).
@@ -56,6 +62,9 @@ impl Method {
         Method::ResourcesRead,
         Method::ResourcesSubscribe,
         Method::ResourcesUnsubscribe,
+        Method::PromptsList,
+        Method::PromptsGet,
+        Method::Complete,
         Method::Discover,
         Method::SubscriptionsListen,
     ];
@@ -73,6 +82,9 @@ impl Method {
             Method::ResourcesRead => "resources/read",
             Method::ResourcesSubscribe => "resources/subscribe",
             Method::ResourcesUnsubscribe => "resources/unsubscribe",
+            Method::PromptsList => "prompts/list",
+            Method::PromptsGet => "prompts/get",
+            Method::Complete => "completion/complete",
             Method::Discover => "server/discover",
             Method::SubscriptionsListen => "subscriptions/listen",
         }
@@ -96,7 +108,10 @@ impl Method {
             | Method::ToolsCall
             | Method::ResourcesList
             | Method::ResourceTemplatesList
-            | Method::ResourcesRead => true,
+            | Method::ResourcesRead
+            | Method::PromptsList
+            | Method::PromptsGet
+            | Method::Complete => true,
         }
     }
 
@@ -110,7 +125,7 @@ impl Method {
     /// header, for the methods that have one.
     pub const fn name_param(self) -> Option<&'static str> {
         match self {
-            Method::ToolsCall => Some("name"),
+            Method::ToolsCall | Method::PromptsGet => Some("name"),
             Method::ResourcesRead => Some("uri"),
             _ => None,
         }
@@ -141,6 +156,8 @@ pub enum Notification {
     ResourcesListChanged,
     /// `notifications/resources/updated`: a subscribed resource changed.
     ResourcesUpdated,
+    /// `notifications/prompts/list_changed`: prompts were added or removed.
+    PromptsListChanged,
     /// `notifications/subscriptions/acknowledged`: a `subscriptions/listen`
     /// stream is open (2026-07-28).
     SubscriptionsAcknowledged,
@@ -156,6 +173,7 @@ impl Notification {
         Notification::ToolsListChanged,
         Notification::ResourcesListChanged,
         Notification::ResourcesUpdated,
+        Notification::PromptsListChanged,
         Notification::SubscriptionsAcknowledged,
     ];
 
@@ -169,6 +187,7 @@ impl Notification {
             Notification::ToolsListChanged => "notifications/tools/list_changed",
             Notification::ResourcesListChanged => "notifications/resources/list_changed",
             Notification::ResourcesUpdated => "notifications/resources/updated",
+            Notification::PromptsListChanged => "notifications/prompts/list_changed",
             Notification::SubscriptionsAcknowledged => "notifications/subscriptions/acknowledged",
         }
     }

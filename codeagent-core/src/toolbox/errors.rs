@@ -93,6 +93,44 @@ impl DuplicateResource {
     }
 }
 
+/// A prompt name that is already taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the toolbox already has a prompt named `{name}`; prompt names must be unique")]
+pub struct DuplicatePrompt {
+    name: String,
+}
+
+impl DuplicatePrompt {
+    pub(crate) fn new(name: impl Into<String>) -> Self {
+        DuplicatePrompt { name: name.into() }
+    }
+
+    /// The name that is taken.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// Why `completion/complete` could not be answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompleteError {
+    /// No prompt has this name.
+    #[error("Unknown prompt: {0}")]
+    UnknownPrompt(String),
+    /// No resource template is this one.
+    #[error("Unknown resource template: {0}")]
+    UnknownTemplate(String),
+    /// The prompt or template has no argument or variable of this name.
+    #[error("`{reference}` has no argument `{argument}`")]
+    UnknownArgument {
+        /// The prompt name or template.
+        reference: String,
+        /// The argument or variable.
+        argument: String,
+    },
+}
+
 /// A `tools/list` cursor this toolbox did not hand out.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("Invalid cursor: `{cursor}`")]

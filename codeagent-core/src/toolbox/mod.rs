@@ -1,11 +1,13 @@
 //! Toolboxes: named tools with their schemas, listings and calls.
 
+mod completion;
 mod constraints;
 mod context;
 pub(crate) mod decode;
 mod errors;
 mod listing;
 pub(crate) mod param;
+mod prompt;
 mod registry;
 mod resource;
 pub(crate) mod run;
@@ -20,14 +22,22 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 
+pub use completion::{Completer, Completion, MAX_COMPLETIONS};
 pub use context::{CancellationToken, Context, LogLevel};
 pub(crate) use context::{Notifier, RequestInfo};
-pub use errors::{AddToolError, CallError, DuplicateResource, DuplicateTool, InvalidCursor, UnenforceableSchema};
-pub use resource::{
-    Blob, FnResource, IntoContents, InvalidResource, Resource, ResourceError, ResourceFuture, ResourceRead, ResourceSpec,
+pub use errors::{
+    AddToolError, CallError, CompleteError, DuplicatePrompt, DuplicateResource, DuplicateTool, InvalidCursor,
+    UnenforceableSchema,
 };
 pub use listing::{CacheHint, ToolPage};
 pub use param::{State, ToolCall};
+pub use prompt::{
+    FnPrompt, IntoMessages, Prompt, PromptArgument, PromptError, PromptFuture, PromptGet, PromptMessage, PromptSpec,
+};
+pub use resource::{
+    Blob, FnResource, IntoContents, InvalidResource, Resource, ResourceError, ResourceFuture, ResourceRead,
+    ResourceSpec,
+};
 pub use schema::{HeaderParam, client_compatible};
 pub use set::{SharedToolSet, ToolSet};
 pub use started::StartedCall;
@@ -410,6 +420,138 @@ impl Toolbox {
     /// A receiver of the URIs of resources that changed.
     pub(crate) fn resource_updates(&self) -> tokio::sync::broadcast::Receiver<String> {
         self.registry.resource_updates()
+    }
+
+    /// Adds a prompt to the shared registry.
+    ///
+    /// # Panics
+    ///
+    /// When a prompt of the same name is already there.
+    #[must_use]
+    #[track_caller]
+    pub fn prompt(self, prompt: impl Prompt) -> Self {
+        if let Err(duplicate) = self.try_add_prompt(prompt) {
+            panic!("{duplicate}");
+        }
+        self
+    }
+
+    /// Adds a prompt, refusing a name that is taken. Servers serving this
+    /// toolbox tell their clients the prompt list changed.
+    pub fn try_add_prompt(&self, prompt: impl Prompt) -> Result<(), DuplicatePrompt> {
+        self.registry.add_prompt(Arc::new(prompt))
+    }
+
+    /// Removes the prompt called `name`; whether there was one.
+    pub fn remove_prompt(&self, name: &str) -> bool {
+        self.registry.remove_prompt(name)
+    }
+
+    /// Whether the toolbox has any prompt.
+    pub fn has_prompts(&self) -> bool {
+        !self.registry.prompts().is_empty()
+    }
+
+    /// Every prompt's description, in the order they were added.
+    pub fn prompt_specs(&self) -> Vec<PromptSpec> {
+        self.registry.prompts().iter().map(|prompt| prompt.spec().clone()).collect()
+    }
+
+    /// A page of `prompts/list` for `version`.
+    pub(crate) fn wire_prompts(&self, version: ProtocolVersion, cursor: Option<&str>) -> Result<Value, InvalidCursor> {
+        let prompts = self.registry.prompts();
+        let (start, end) = page_bounds(cursor, prompts.len(), self.config.page_size)?;
+        let next = (end < prompts.len()).then(|| end.to_string());
+        let wire = prompts[start..end].iter().map(|prompt| prompt.spec().to_wire(version)).collect();
+        Ok(wire_page(version, "prompts", wire, next.as_deref(), self.config.cache))
+    }
+
+    /// The messages of prompt `name` for `arguments`, detached from any client.
+    pub async fn get_prompt<K: Into<String>, V: Into<String>>(
+        &self,
+        name: &str,
+        arguments: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Vec<PromptMessage>, PromptError> {
+        let arguments: Map<String, Value> =
+            arguments.into_iter().map(|(key, value)| (key.into(), Value::String(value.into()))).collect();
+        self.start_get(name, Some(&arguments), Context::detached())?.await
+    }
+
+    /// Finds prompt `name`, checks `arguments` against its spec (a missing
+    /// required or an unknown argument is refused, naming it) and starts
+    /// making its messages in `context`. A panic is a failure of the prompt.
+    pub fn start_get(
+        &self,
+        name: &str,
+        arguments: Option<&Map<String, Value>>,
+        context: Context,
+    ) -> Result<PromptFuture, PromptError> {
+        let prompts = self.registry.prompts();
+        let prompt = prompts
+            .iter()
+            .find(|prompt| prompt.spec().name() == name)
+            .ok_or_else(|| PromptError::UnknownPrompt(name.to_owned()))?;
+        let checked = prompt.spec().check_arguments(arguments)?;
+        Ok(Box::pin(CatchPanic::new(prompt.get(PromptGet::new(checked, context)), |message| {
+            Err(PromptError::failed(format!("The prompt failed unexpectedly (it panicked: {message})")))
+        })))
+    }
+
+    /// A receiver that changes whenever prompts are added or removed.
+    pub fn prompt_changes(&self) -> watch::Receiver<u64> {
+        self.registry.prompt_changes()
+    }
+
+    /// Whether any prompt argument or template variable can be completed.
+    pub fn has_completions(&self) -> bool {
+        self.has_prompts() || self.registry.resources().iter().any(|resource| resource.spec().uri_template().is_some())
+    }
+
+    /// Completes `typed` for argument `argument` of prompt `prompt`, given
+    /// the other arguments `given`. An argument without a completer gets no
+    /// suggestion.
+    pub fn complete_prompt(
+        &self,
+        prompt: &str,
+        argument: &str,
+        typed: &str,
+        given: &std::collections::BTreeMap<String, String>,
+    ) -> Result<Completion, CompleteError> {
+        let prompts = self.registry.prompts();
+        let spec = prompts
+            .iter()
+            .map(|known| known.spec())
+            .find(|spec| spec.name() == prompt)
+            .ok_or_else(|| CompleteError::UnknownPrompt(prompt.to_owned()))?;
+        let argument = spec.arguments().iter().find(|known| known.name() == argument).ok_or_else(|| {
+            CompleteError::UnknownArgument { reference: prompt.to_owned(), argument: argument.to_owned() }
+        })?;
+        Ok(argument.completer().map(|completer| completer.complete(typed, given)).unwrap_or_default())
+    }
+
+    /// Completes `typed` for variable `variable` of resource template
+    /// `template` (its text, as listed).
+    pub fn complete_template(
+        &self,
+        template: &str,
+        variable: &str,
+        typed: &str,
+        given: &std::collections::BTreeMap<String, String>,
+    ) -> Result<Completion, CompleteError> {
+        let resources = self.registry.resources();
+        let spec = resources
+            .iter()
+            .map(|resource| resource.spec())
+            .find(|spec| spec.uri_template().is_some_and(|known| known.as_str() == template))
+            .ok_or_else(|| CompleteError::UnknownTemplate(template.to_owned()))?;
+        let known = spec.uri_template().is_some_and(|known| known.variables().any(|name| name == variable));
+        if !known {
+            return Err(CompleteError::UnknownArgument {
+                reference: template.to_owned(),
+                argument: variable.to_owned(),
+            });
+        }
+        Ok(spec.completer(variable).map(|completer| completer.complete(typed, given)).unwrap_or_default())
     }
 }
 

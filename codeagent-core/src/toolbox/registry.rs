@@ -8,7 +8,8 @@ use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 
 use super::Tool;
-use super::errors::{DuplicateResource, DuplicateTool};
+use super::errors::{DuplicatePrompt, DuplicateResource, DuplicateTool};
+use super::prompt::Prompt;
 use super::resource::{Resource, ResourceSpec};
 use super::schema::client_compatible;
 use crate::mcp::ProtocolVersion;
@@ -20,6 +21,8 @@ pub(crate) struct Registry {
     resources: RwLock<Arc<Vec<Arc<dyn Resource>>>>,
     resource_changes: watch::Sender<u64>,
     resource_updates: broadcast::Sender<String>,
+    prompts: RwLock<Arc<Vec<Arc<dyn Prompt>>>>,
+    prompt_changes: watch::Sender<u64>,
 }
 
 /// One version of the tool set: replaced whole on every change, so readers
@@ -83,6 +86,8 @@ impl Default for Registry {
             resources: RwLock::default(),
             resource_changes: watch::channel(0).0,
             resource_updates: broadcast::channel(UPDATE_CAPACITY).0,
+            prompts: RwLock::default(),
+            prompt_changes: watch::channel(0).0,
         }
     }
 }
@@ -168,6 +173,45 @@ impl Registry {
     /// A receiver of the URIs of resources that changed.
     pub(crate) fn resource_updates(&self) -> broadcast::Receiver<String> {
         self.resource_updates.subscribe()
+    }
+
+    /// The prompts as they are now, in the order they were added.
+    pub(crate) fn prompts(&self) -> Arc<Vec<Arc<dyn Prompt>>> {
+        Arc::clone(&self.prompts.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Adds `prompt`, refusing a name that is taken.
+    pub(crate) fn add_prompt(&self, prompt: Arc<dyn Prompt>) -> Result<(), DuplicatePrompt> {
+        let mut guard = self.prompts.write().unwrap_or_else(PoisonError::into_inner);
+        let name = prompt.spec().name();
+        if guard.iter().any(|known| known.spec().name() == name) {
+            return Err(DuplicatePrompt::new(name));
+        }
+        let mut list = Vec::clone(&guard);
+        list.push(prompt);
+        *guard = Arc::new(list);
+        drop(guard);
+        self.prompt_changes.send_modify(|generation| *generation += 1);
+        Ok(())
+    }
+
+    /// Removes the prompt called `name`; whether there was one.
+    pub(crate) fn remove_prompt(&self, name: &str) -> bool {
+        let mut guard = self.prompts.write().unwrap_or_else(PoisonError::into_inner);
+        let Some(position) = guard.iter().position(|known| known.spec().name() == name) else {
+            return false;
+        };
+        let mut list = Vec::clone(&guard);
+        list.remove(position);
+        *guard = Arc::new(list);
+        drop(guard);
+        self.prompt_changes.send_modify(|generation| *generation += 1);
+        true
+    }
+
+    /// A receiver that changes whenever prompts are added or removed.
+    pub(crate) fn prompt_changes(&self) -> watch::Receiver<u64> {
+        self.prompt_changes.subscribe()
     }
 
     fn change<E>(&self, change: impl FnOnce(&mut Vec<Arc<dyn Tool>>) -> Result<(), E>) -> Result<(), E> {

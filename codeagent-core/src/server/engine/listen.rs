@@ -19,6 +19,7 @@ use crate::server::peer::{Peer, Slot};
 enum Change {
     Tools,
     Resources,
+    Prompts,
     Updated(String),
 }
 
@@ -27,6 +28,7 @@ enum Change {
 pub(crate) struct Changes {
     tools: watch::Receiver<u64>,
     resources: watch::Receiver<u64>,
+    prompts: watch::Receiver<u64>,
     updates: broadcast::Receiver<String>,
 }
 
@@ -37,6 +39,7 @@ impl Changes {
             tokio::select! {
                 changed = self.tools.changed() => return changed.ok().map(|()| Change::Tools),
                 changed = self.resources.changed() => return changed.ok().map(|()| Change::Resources),
+                changed = self.prompts.changed() => return changed.ok().map(|()| Change::Prompts),
                 updated = self.updates.recv() => match updated {
                     Ok(uri) => return Some(Change::Updated(uri)),
                     Err(RecvError::Lagged(missed)) => {
@@ -56,7 +59,9 @@ impl Engine {
         tools.borrow_and_update();
         let mut resources = self.toolbox.resource_changes();
         resources.borrow_and_update();
-        Changes { tools, resources, updates: self.toolbox.resource_updates() }
+        let mut prompts = self.toolbox.prompt_changes();
+        prompts.borrow_and_update();
+        Changes { tools, resources, prompts, updates: self.toolbox.resource_updates() }
     }
 
     /// `subscriptions/listen` request `id`: acknowledged, then one
@@ -85,6 +90,7 @@ impl Engine {
         let has_resources = self.toolbox.has_resources();
         let tools = wants("toolsListChanged");
         let resources = wants("resourcesListChanged") && has_resources;
+        let prompts = wants("promptsListChanged") && self.toolbox.has_prompts();
         let watched: Vec<String> = match filter.get("resourceSubscriptions").and_then(Value::as_array) {
             Some(uris) if has_resources => uris.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
             _ => Vec::new(),
@@ -100,6 +106,9 @@ impl Engine {
             }
             if resources {
                 honoured.insert("resourcesListChanged".into(), Value::Bool(true));
+            }
+            if prompts {
+                honoured.insert("promptsListChanged".into(), Value::Bool(true));
             }
             if !watched.is_empty() {
                 honoured.insert("resourceSubscriptions".into(), json!(watched));
@@ -120,6 +129,9 @@ impl Engine {
                         Some(Change::Tools) if tools => (Notification::ToolsListChanged, json!({ "_meta": meta })),
                         Some(Change::Resources) if resources => {
                             (Notification::ResourcesListChanged, json!({ "_meta": meta }))
+                        }
+                        Some(Change::Prompts) if prompts => {
+                            (Notification::PromptsListChanged, json!({ "_meta": meta }))
                         }
                         Some(Change::Updated(uri)) if watched.contains(&uri) => {
                             (Notification::ResourcesUpdated, json!({ "uri": uri, "_meta": meta }))
@@ -150,6 +162,7 @@ impl Engine {
                 Some(_) if !peer.negotiated().initialized => continue,
                 Some(Change::Tools) => (Notification::ToolsListChanged, json!({})),
                 Some(Change::Resources) => (Notification::ResourcesListChanged, json!({})),
+                Some(Change::Prompts) => (Notification::PromptsListChanged, json!({})),
                 Some(Change::Updated(uri)) if peer.is_subscribed(&uri) => {
                     (Notification::ResourcesUpdated, json!({ "uri": uri }))
                 }

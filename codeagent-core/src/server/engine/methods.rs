@@ -12,12 +12,19 @@ use crate::server::peer::Peer;
 use crate::toolbox::LogLevel;
 
 impl Engine {
-    /// What the server offers: tools and logging always, resources when it has any.
-    fn capabilities(&self) -> Value {
+    /// What the server offers `version`: tools and logging always; resources,
+    /// prompts and completion when it has them (completion from 2025-03-26).
+    fn capabilities(&self, version: ProtocolVersion) -> Value {
         let mut capabilities = Map::new();
         capabilities.insert("tools".into(), json!({ "listChanged": true }));
         if self.toolbox.has_resources() {
             capabilities.insert("resources".into(), json!({ "subscribe": true, "listChanged": true }));
+        }
+        if self.toolbox.has_prompts() {
+            capabilities.insert("prompts".into(), json!({ "listChanged": true }));
+        }
+        if self.toolbox.has_completions() && version >= ProtocolVersion::V2025_03_26 {
+            capabilities.insert("completions".into(), json!({}));
         }
         capabilities.insert("logging".into(), json!({}));
         Value::Object(capabilities)
@@ -36,7 +43,7 @@ impl Engine {
         });
         let mut result = Map::new();
         result.insert("protocolVersion".into(), Value::from(version.as_str()));
-        result.insert("capabilities".into(), self.capabilities());
+        result.insert("capabilities".into(), self.capabilities(version));
         result.insert("serverInfo".into(), self.info.to_wire(version));
         if let Some(instructions) = &self.instructions {
             result.insert("instructions".into(), Value::from(instructions.as_str()));
@@ -48,7 +55,7 @@ impl Engine {
     pub(super) fn discover(&self) -> Value {
         let mut result = Map::new();
         result.insert("supportedVersions".into(), json!(supported_versions()));
-        result.insert("capabilities".into(), self.capabilities());
+        result.insert("capabilities".into(), self.capabilities(ProtocolVersion::LATEST));
         if let Some(instructions) = &self.instructions {
             result.insert("instructions".into(), Value::from(instructions.as_str()));
         }

@@ -8,6 +8,7 @@ mod batch;
 mod call;
 mod listen;
 mod methods;
+mod prompts;
 mod resources;
 
 use std::future::Future;
@@ -110,6 +111,9 @@ impl Engine {
             Some(Method::ToolsCall) => return self.call(peer, id, era, params, slot, route),
             Some(Method::SubscriptionsListen) => return self.listen(peer, id, params, slot, route),
             Some(Method::ResourcesRead) => return self.read(peer, id, era, params, slot, route),
+            Some(Method::PromptsGet) => return self.get_prompt(peer, id, era, params, slot, route),
+            Some(Method::PromptsList) => self.list_prompts(era, &params),
+            Some(Method::Complete) => self.complete(&params),
             Some(Method::ResourcesList) => self.list_resources(era, &params, false),
             Some(Method::ResourceTemplatesList) => self.list_resources(era, &params, true),
             Some(Method::ResourcesSubscribe) => self.subscription(peer, &params, true),

@@ -47,7 +47,12 @@ fn read_error(era: Era, uri: &str, error: &ResourceError) -> RpcError {
 
 impl Engine {
     /// `resources/list` or, with `templates`, `resources/templates/list`.
-    pub(super) fn list_resources(&self, era: Era, params: &Map<String, Value>, templates: bool) -> Result<Value, RpcError> {
+    pub(super) fn list_resources(
+        &self,
+        era: Era,
+        params: &Map<String, Value>,
+        templates: bool,
+    ) -> Result<Value, RpcError> {
         let cursor = cursor_param(params)?;
         self.toolbox
             .wire_resources(era.version, cursor, templates)
@@ -55,7 +60,12 @@ impl Engine {
     }
 
     /// `resources/subscribe` (`subscribe`) or `resources/unsubscribe`.
-    pub(super) fn subscription(&self, peer: &Peer, params: &Map<String, Value>, subscribe: bool) -> Result<Value, RpcError> {
+    pub(super) fn subscription(
+        &self,
+        peer: &Peer,
+        params: &Map<String, Value>,
+        subscribe: bool,
+    ) -> Result<Value, RpcError> {
         let uri = uri_param(params)?;
         if subscribe {
             peer.subscribe(uri);

@@ -34,8 +34,8 @@ fn text(uri: &str, text: String, mime_type: Option<&str>) -> Result<Vec<Resource
 }
 
 fn binary(uri: &str, bytes: &[u8], mime_type: Option<&str>) -> Result<Vec<ResourceContents>, ResourceError> {
-    let contents =
-        ResourceContents::blob(uri, STANDARD.encode(bytes)).map_err(|error| ResourceError::failed(error.to_string()))?;
+    let contents = ResourceContents::blob(uri, STANDARD.encode(bytes))
+        .map_err(|error| ResourceError::failed(error.to_string()))?;
     Ok(vec![contents.with_mime_type(mime_type.unwrap_or("application/octet-stream").to_owned())])
 }
 
@@ -74,7 +74,8 @@ impl IntoContents for Image {
     fn into_contents(self, uri: &str, _: Option<&str>) -> Result<Vec<ResourceContents>, ResourceError> {
         self.encoded()
             .map(|(mime_type, b64)| {
-                let contents = ResourceContents::blob(uri, b64).map_err(|error| ResourceError::failed(error.to_string()))?;
+                let contents =
+                    ResourceContents::blob(uri, b64).map_err(|error| ResourceError::failed(error.to_string()))?;
                 Ok(contents.with_mime_type(mime_type.to_owned()))
             })
             .collect()

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::function::FnResource;
 use super::{IntoContents, ResourceRead};
 use crate::mcp::{Annotations, Icon, ProtocolVersion, checked_uri};
+use crate::toolbox::completion::Completer;
 use crate::uri_template::UriTemplate;
 
 /// Where a resource lives.
@@ -19,7 +20,7 @@ enum Address {
 }
 
 /// A resource's URI or template, name and presentation.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ResourceSpec {
     address: Address,
     name: String,
@@ -30,6 +31,7 @@ pub struct ResourceSpec {
     annotations: Option<Annotations>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
+    completers: BTreeMap<String, Completer>,
 }
 
 /// A resource URI or template that cannot be served.
@@ -51,8 +53,8 @@ impl ResourceSpec {
     /// A resource at `uri` (an absolute URI such as `file:///notes.txt`), called `name`.
     pub fn fixed(uri: impl Into<String>, name: impl Into<String>) -> Result<Self, InvalidResource> {
         let name = name.into();
-        let uri =
-            checked_uri(uri.into(), "uri").map_err(|error| InvalidResource { name: name.clone(), problem: error.to_string() })?;
+        let uri = checked_uri(uri.into(), "uri")
+            .map_err(|error| InvalidResource { name: name.clone(), problem: error.to_string() })?;
         Ok(ResourceSpec::at(Address::Fixed(uri), name))
     }
 
@@ -84,6 +86,7 @@ impl ResourceSpec {
             annotations: None,
             icons: Vec::new(),
             meta: None,
+            completers: BTreeMap::new(),
         }
     }
 
@@ -135,6 +138,26 @@ impl ResourceSpec {
     pub fn with_meta(mut self, key: impl Into<String>, value: Value) -> Self {
         self.meta.get_or_insert_with(Map::new).insert(key.into(), value);
         self
+    }
+
+    /// Suggests values for template variable `variable` (`completion/complete`).
+    ///
+    /// # Panics
+    ///
+    /// When the resource has no template, or its template has no such
+    /// variable: a bug in the program describing the resource.
+    #[must_use]
+    #[track_caller]
+    pub fn with_completer(mut self, variable: &str, completer: Completer) -> Self {
+        let known = self.uri_template().is_some_and(|template| template.variables().any(|name| name == variable));
+        assert!(known, "the resource `{}` has no template variable `{variable}` to complete", self.name);
+        self.completers.insert(variable.to_owned(), completer);
+        self
+    }
+
+    /// The completer of template variable `variable`, when one is attached.
+    pub fn completer(&self, variable: &str) -> Option<&Completer> {
+        self.completers.get(variable)
     }
 
     /// A resource that answers every read with `read`'s result.
@@ -204,7 +227,9 @@ impl ResourceSpec {
         if let (Some(size), Address::Fixed(_)) = (self.size, &self.address) {
             entry.insert("size".into(), Value::from(size));
         }
-        if let Some(annotations) = self.annotations.as_ref().and_then(|annotations| annotations.for_version(since_2025_06)) {
+        if let Some(annotations) =
+            self.annotations.as_ref().and_then(|annotations| annotations.for_version(since_2025_06))
+        {
             entry.insert("annotations".into(), json!(annotations));
         }
         if version.has_icons() && !self.icons.is_empty() {
