@@ -9,10 +9,13 @@ use std::sync::Arc;
 /// The most values one completion answer may carry (MCP's limit).
 pub const MAX_COMPLETIONS: usize = 100;
 
+/// What a completer runs: what was typed and the arguments given, to values.
+type CompleteFn = dyn Fn(&str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync;
+
 /// Suggests values for an argument: given what the user typed and the
 /// arguments already given, the candidate values, best first.
 #[derive(Clone)]
-pub struct Completer(Arc<dyn Fn(&str, &BTreeMap<String, String>) -> Vec<String> + Send + Sync>);
+pub struct Completer(Arc<CompleteFn>);
 
 impl Completer {
     /// A completer calling `complete(typed, given)`.
