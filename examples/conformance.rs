@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent};
+use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent, Role};
 use codeagent::prelude::*;
-use codeagent::toolbox::{Blob, ResourceSpec};
+use codeagent::toolbox::{Blob, Completer, PromptArgument, PromptMessage, PromptSpec, ResourceSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -153,6 +153,45 @@ fn resources(toolbox: Toolbox) -> Toolbox {
     toolbox.resource(text).resource(binary).resource(watched).resource(template)
 }
 
+/// The prompts the suite gets, with a completion for `arg1`.
+fn prompts(toolbox: Toolbox) -> Toolbox {
+    let simple = PromptSpec::new("test_simple_prompt")
+        .with_description("A prompt without arguments.")
+        .serve(|_| async { "This is a simple prompt for testing." });
+    let with_arguments = PromptSpec::new("test_prompt_with_arguments")
+        .with_description("A prompt with two required arguments.")
+        .with_argument(
+            PromptArgument::required("arg1")
+                .with_description("The first argument.")
+                .with_completer(Completer::from_values(["test", "testValue1", "other"])),
+        )
+        .with_argument(PromptArgument::required("arg2").with_description("The second argument."))
+        .serve(|get| async move {
+            let (arg1, arg2) = (get.argument("arg1").unwrap_or_default(), get.argument("arg2").unwrap_or_default());
+            format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+        });
+    let with_resource = PromptSpec::new("test_prompt_with_embedded_resource")
+        .with_description("A prompt embedding a resource.")
+        .with_argument(PromptArgument::required("resourceUri").with_description("The resource to embed."))
+        .serve(|get| async move {
+            let uri = get.argument("resourceUri").unwrap_or_default().to_owned();
+            let embedded =
+                ContentBlock::embedded_text(uri, "Embedded resource content for testing.", Some("text/plain".into()))?;
+            Ok::<_, InvalidContent>(vec![
+                PromptMessage::new(Role::User, embedded),
+                PromptMessage::user("Please process the embedded resource above."),
+            ])
+        });
+    let with_image =
+        PromptSpec::new("test_prompt_with_image").with_description("A prompt with an image.").serve(|_| async {
+            Ok::<_, InvalidContent>(vec![
+                PromptMessage::new(Role::User, ContentBlock::image(PNG, "image/png")?),
+                PromptMessage::user("Please analyze the image above."),
+            ])
+        });
+    toolbox.prompt(simple).prompt(with_arguments).prompt(with_resource).prompt(with_image)
+}
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let toolbox = Toolbox::new()
@@ -167,6 +206,6 @@ async fn main() -> std::process::ExitCode {
         .tool(test_error_handling)
         .tool(test_reconnection)
         .tool(json_schema_2020_12_tool);
-    let toolbox = resources(toolbox);
+    let toolbox = prompts(resources(toolbox));
     codeagent::Server::new(toolbox).with_name("codeagent-conformance").run().await
 }

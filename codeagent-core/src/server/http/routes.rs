@@ -20,7 +20,7 @@ use super::session::HttpSession;
 use crate::mcp::meta::PROTOCOL_VERSION_KEY;
 use crate::mcp::{Method, ProtocolVersion};
 use crate::server::era::{Era, is_modern_request};
-use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_REQUEST, Incoming, Request, RpcError, read};
+use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_REQUEST, Incoming, METHOD_NOT_FOUND, Request, RpcError, read};
 use crate::server::peer::Peer;
 
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -126,11 +126,17 @@ async fn modern_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
     {
         return rpc_error(StatusCode::BAD_REQUEST, &id, &error);
     }
+    let method = Method::from_name(&request.method);
+    // A method the modern era does not have (`initialize`, `ping`...) is
+    // unknown there, whatever else the request says.
+    if method.is_some_and(|method| !method.exists_in(ProtocolVersion::LATEST)) {
+        let error = RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {}", request.method));
+        return rpc_error(StatusCode::NOT_FOUND, &id, &error);
+    }
     let era = match Era::modern(&request.params) {
         Ok(era) => era,
         Err(error) => return rpc_error(StatusCode::BAD_REQUEST, &id, &error),
     };
-    let method = Method::from_name(&request.method);
     let tool = (method == Some(Method::ToolsCall))
         .then(|| request.params.get("name").and_then(Value::as_str).and_then(|name| http.engine.toolbox.get(name)))
         .flatten();
