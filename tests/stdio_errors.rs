@@ -173,7 +173,7 @@ async fn an_unknown_legacy_method_is_method_not_found() {
     let error = client.error(1, "tools/frobnicate", json!({})).await;
     assert_error(&error, METHOD_NOT_FOUND, "tools/frobnicate");
     client.initialize("2025-06-18").await;
-    for (id, method) in [(2, "prompts/list"), (3, "resources/list"), (4, "server/nope")] {
+    for (id, method) in [(2, "prompts/frobnicate"), (3, "resources/frobnicate"), (4, "server/nope")] {
         let error = client.error(id, method, json!({})).await;
         assert_error(&error, METHOD_NOT_FOUND, method);
     }
@@ -189,8 +189,8 @@ async fn methods_removed_in_2026_are_method_not_found_with_modern_meta() {
     assert_error(&error, METHOD_NOT_FOUND, "logging/setLevel");
     let error = client.error(3, "resources/subscribe", modern(json!({ "uri": "file:///x" }))).await;
     assert_error(&error, METHOD_NOT_FOUND, "resources/subscribe");
-    let error = client.error(4, "prompts/list", modern(json!({}))).await;
-    assert_error(&error, METHOD_NOT_FOUND, "prompts/list");
+    let error = client.error(4, "resources/unsubscribe", modern(json!({ "uri": "file:///x" }))).await;
+    assert_error(&error, METHOD_NOT_FOUND, "resources/unsubscribe");
     client.sync_modern().await;
 }
 

@@ -30,6 +30,9 @@ pub fn result_definition(method: &str) -> &'static str {
         "resources/templates/list" => "ListResourceTemplatesResult",
         "resources/read" => "ReadResourceResult",
         "resources/subscribe" | "resources/unsubscribe" => "EmptyResult",
+        "prompts/list" => "ListPromptsResult",
+        "prompts/get" => "GetPromptResult",
+        "completion/complete" => "CompleteResult",
         "server/discover" => "DiscoverResult",
         "subscriptions/listen" => "SubscriptionsListenResult",
         _ => "Result",
@@ -122,6 +125,7 @@ pub fn check_notification(version: &str, message: &Value) {
         "notifications/tools/list_changed" => "ToolListChangedNotification",
         "notifications/resources/list_changed" => "ResourceListChangedNotification",
         "notifications/resources/updated" => "ResourceUpdatedNotification",
+        "notifications/prompts/list_changed" => "PromptListChangedNotification",
         "notifications/subscriptions/acknowledged" if version == V2026 => "SubscriptionsAcknowledgedNotification",
         other => panic!("the server sent an unexpected notification {other} in {version}: {message}"),
     };

@@ -94,7 +94,7 @@ async fn methods_removed_in_2026_are_method_not_found(transport: Transport) {
         (1, "ping", json!({})),
         (2, "logging/setLevel", json!({"level": "debug"})),
         (3, "resources/subscribe", json!({"uri": "file:///x"})),
-        (4, "prompts/list", json!({})),
+        (4, "resources/unsubscribe", json!({"uri": "file:///x"})),
     ] {
         let error = client.error(id, method, modern(params)).await;
         assert_eq!(error["code"], METHOD_NOT_FOUND, "{transport} {method}: {error}");

@@ -36,6 +36,7 @@ macro_rules! over_both {
 mod batches;
 mod lifecycle;
 mod notifications;
+mod prompts;
 mod resources;
 mod tools;
 

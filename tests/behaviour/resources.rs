@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::modern;
+use super::{modern, sync};
 use crate::common::client::{Client, Transport};
 use crate::common::{INTERNAL_ERROR, INVALID_PARAMS, V2025_03, V2025_06, V2025_11};
 
@@ -95,6 +95,7 @@ async fn a_subscribed_legacy_client_hears_of_updates(transport: Transport) {
     let mut client = Client::new(transport).await;
     client.initialize(V2025_11).await;
     assert_eq!(client.result(1, "resources/subscribe", json!({"uri": "file:///notes.txt"})).await, json!({}));
+    sync(&mut client).await;
     client.toolbox().notify_resource_updated("file:///pixel.png");
     client.toolbox().notify_resource_updated("file:///notes.txt");
     let note = client.next_notification().await;

@@ -233,7 +233,7 @@ pub const PNG: &[u8] = &[
 
 /// The test resources: a text file, a PNG, a template, and one that fails.
 pub fn resources(toolbox: Toolbox) -> Toolbox {
-    use codeagent::toolbox::{Blob, ResourceSpec};
+    use codeagent::toolbox::{Blob, Completer, PromptArgument, PromptMessage, PromptSpec, ResourceSpec};
     let spec = |uri: &str, name: &str| ResourceSpec::fixed(uri, name).unwrap();
     toolbox
         .resource(
@@ -251,8 +251,33 @@ pub fn resources(toolbox: Toolbox) -> Toolbox {
                 .unwrap()
                 .with_title("A user's profile")
                 .with_mime_type("application/json")
+                .with_completer("id", Completer::from_values(["ada", "alan", "grace"]))
                 .serve(|read| async move { serde_json::json!({ "id": read.variable("id") }).to_string() }),
         )
+        .prompt(
+            PromptSpec::new("review")
+                .with_title("Code review")
+                .with_description("Review a file.")
+                .with_argument(
+                    PromptArgument::required("path")
+                        .with_description("The file.")
+                        .with_completer(Completer::from_values(["src/lib.rs", "src/main.rs", "README.md"])),
+                )
+                .with_argument(PromptArgument::optional("focus").with_description("What to look at."))
+                .serve(|get| async move {
+                    let focus = get.argument("focus").map(|focus| format!(", looking at {focus}")).unwrap_or_default();
+                    vec![
+                        PromptMessage::user(format!("Review {}{focus}.", get.argument("path").unwrap_or_default())),
+                        PromptMessage::assistant("I will."),
+                    ]
+                }),
+        )
+        .prompt(PromptSpec::new("boom").with_description("Panics.").serve(|_| async {
+            if true {
+                panic!("prompt exploded");
+            }
+            "unreachable"
+        }))
 }
 
 /// Whether [`wait`]'s record shows it saw the client's cancellation, from
