@@ -1,5 +1,6 @@
 //! A gallery of codeagent tools served over MCP: one tool per kind of output,
-//! plus progress and cancellation.
+//! plus progress and cancellation; resources (a text, a PNG, a template), a
+//! prompt, and a tool that links to one of the resources.
 //!
 //! ```sh
 //! cargo run --example gallery                   # serve MCP on stdio
@@ -10,7 +11,9 @@
 use std::time::Duration;
 
 use codeagent::Server;
+use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent};
 use codeagent::prelude::*;
+use codeagent::toolbox::{Completer, PromptArgument, PromptMessage, PromptSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -174,9 +177,84 @@ async fn slow(
     }
 }
 
-/// The gallery's tools.
+/// A link to the resource holding one region's statistics, which this server
+/// serves: the client reads it with `resources/read`.
+#[tool(title = "Region report", read_only)]
+fn region_report(
+    /// The region to report on.
+    region: Region,
+) -> Result<CallToolResult, InvalidContent> {
+    let name = serde_json::to_value(region).ok().and_then(|name| name.as_str().map(str::to_owned)).unwrap_or_default();
+    let uri = format!("gallery://regions/{name}");
+    CallToolResult::from_content([
+        ContentBlock::text(format!("The {name} report is the resource {uri}.")),
+        ContentBlock::resource_link(&uri, format!("{name} report"))?.with_mime_type("application/json").into(),
+    ])
+}
+
+/// The region named `name`, as the template variable gives it.
+fn parse_region(name: &str) -> Result<Region, String> {
+    serde_json::from_value(serde_json::Value::from(name))
+        .map_err(|_| format!("`{name}` is not a region: try north, south, east or west"))
+}
+
+/// The region names, for completion.
+const REGION_NAMES: [&str; 4] = ["north", "south", "east", "west"];
+
+/// The resources: a README, the revenue chart as a PNG, and a template for
+/// each region's statistics as JSON.
+fn resources(toolbox: Toolbox) -> Toolbox {
+    let readme = ResourceSpec::fixed("gallery://readme", "readme")
+        .expect("a valid URI")
+        .with_title("About the gallery")
+        .with_mime_type("text/markdown")
+        .serve(|_| async { Text::new(README) });
+    let chart = ResourceSpec::fixed("gallery://charts/revenue.png", "revenue-chart")
+        .expect("a valid URI")
+        .with_title("Revenue chart")
+        .serve(|_| async { revenue_chart() });
+    let regions = ResourceSpec::template("gallery://regions/{region}", "region")
+        .expect("a valid URI template")
+        .with_title("Region statistics")
+        .with_description("Units and revenue of one region, as JSON.")
+        .with_mime_type("application/json")
+        .with_completer("region", Completer::from_values(REGION_NAMES))
+        .serve(|read| async move {
+            let region = parse_region(read.variable("region").unwrap_or_default())?;
+            serde_json::to_string(&region_stats(region).0).map_err(|error| error.to_string())
+        });
+    toolbox.resource(readme).resource(chart).resource(regions)
+}
+
+/// What the gallery's README resource says.
+const README: &str = "# codeagent gallery\n\nOne tool per kind of output (text, table, image, code, diff, error, JSON), \
+    a resource per kind of content (this text, a PNG chart, a JSON template) and a prompt.";
+
+/// A prompt asking the model to explain one region's sales, with the
+/// region's statistics embedded.
+fn prompts(toolbox: Toolbox) -> Toolbox {
+    let explain = PromptSpec::new("explain_region")
+        .with_title("Explain a region")
+        .with_description("Ask the model to explain one region's sales.")
+        .with_argument(
+            PromptArgument::required("region")
+                .with_description("north, south, east or west.")
+                .with_completer(Completer::from_values(REGION_NAMES)),
+        )
+        .serve(|get| async move {
+            let region = parse_region(get.argument("region").unwrap_or_default())?;
+            let stats = serde_json::to_string(&region_stats(region).0).map_err(|error| error.to_string())?;
+            Ok::<_, String>(vec![
+                PromptMessage::user(format!("Here are the sales of one region: {stats}")),
+                PromptMessage::user("Explain them in two sentences."),
+            ])
+        });
+    toolbox.prompt(explain)
+}
+
+/// The gallery's tools, resources and prompt.
 fn toolbox() -> Toolbox {
-    Toolbox::new()
+    let toolbox = Toolbox::new()
         .tool(add)
         .tool(greet)
         .tool(sales_table)
@@ -187,6 +265,8 @@ fn toolbox() -> Toolbox {
         .tool(region_stats)
         .tool(count_with_progress)
         .tool(slow)
+        .tool(region_report);
+    prompts(resources(toolbox))
 }
 
 #[tokio::main]

@@ -36,7 +36,7 @@ import anyio
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.shared.message import SessionMessage
-from mcp_types import Implementation, LoggingMessageNotificationParams
+from mcp_types import Implementation, LoggingMessageNotificationParams, PromptReference, ResourceTemplateReference
 from mcp_types.jsonrpc import jsonrpc_message_adapter
 
 # logging/setLevel is deprecated for 2026 and warns even on a legacy connection, where it is the only way.
@@ -59,6 +59,7 @@ TOOL_NAMES = [
     "region_stats",
     "count_with_progress",
     "slow",
+    "region_report",
 ]
 REGIONS = ["north", "south", "east", "west"]
 # name -> (title, description prefix, required, {property: JSON type}); a None type means "an enum of REGIONS"
@@ -78,6 +79,7 @@ LISTING: dict[str, tuple[str | None, str, list[str], dict[str, str | None]]] = {
     "region_stats": ("Region statistics", "Structured statistics for one region.", ["region"], {"region": None}),
     "count_with_progress": (None, "Count to `steps`, reporting progress after each step.", ["steps"], {"steps": "integer"}),
     "slow": (None, "Wait for `seconds`, or until the client cancels.", ["seconds"], {"seconds": "number"}),
+    "region_report": ("Region report", "A link to the resource holding one region's statistics", ["region"], {"region": None}),
 }
 WITH_OUTPUT_SCHEMA = {"sales_table", "region_stats"}
 INSTRUCTIONS = "Example tools, one per kind of output: text, table, image, code, diff, error, JSON."
@@ -345,6 +347,7 @@ async def run_era(binary: str, mode: str) -> None:
         await R.group("invalid arguments", lambda: invalid_argument_checks(c))
         await R.group("unknown tool", lambda: unknown_tool_checks(c))
         await R.group("wire", lambda: wire_checks(modern, wire))
+        await R.group("resources and prompts", lambda: resource_and_prompt_checks(c, mode))
 
 
 async def connect_checks(c: Client, mode: str, wire: Wire) -> None:
@@ -722,6 +725,61 @@ async def unknown_tool_checks(c: Client) -> None:
         R.eq("unknown tool: message", error.message, "Unknown tool: nope")
     r = await c.call_tool("add", {"a": 1, "b": 1})
     R.eq("after an unknown tool, add(1, 1) works", only_text(r), "2")
+
+
+async def resource_and_prompt_checks(c: Client, mode: str) -> None:
+    caps = c.server_capabilities
+    if mode != MODERN:  # pinned 2026-07-28 has neither initialize nor server/discover to learn them from
+        R.check("capabilities: resources, prompts, completions", bool(caps and caps.resources and caps.prompts and caps.completions), str(caps))
+    listed = await c.list_resources()
+    R.eq("resources/list uris", [r.uri for r in listed.resources], ["gallery://readme", "gallery://charts/revenue.png"])
+    templates = await c.list_resource_templates()
+    R.eq("resources/templates/list", [t.uri_template for t in templates.resource_templates], ["gallery://regions/{region}"])
+
+    # The tool links to a resource this server serves; the link resolves.
+    r = await c.call_tool("region_report", {"region": "west"})
+    links = [block for block in r.content if getattr(block, "type", None) == "resource_link"]
+    R.eq("region_report(west): one resource_link", [str(link.uri) for link in links], ["gallery://regions/west"])
+    if links:
+        read = await c.read_resource(str(links[0].uri))
+        contents = read.contents[0] if read.contents else None
+        R.eq("the linked resource: its uri", str(getattr(contents, "uri", "")), "gallery://regions/west")
+        R.eq("the linked resource: mimeType", getattr(contents, "mime_type", None), "application/json")
+        try:
+            stats = json.loads(getattr(contents, "text", "") or "")
+        except ValueError:
+            stats = None
+        R.eq("the linked resource: the region's statistics", stats, {"region": "west", "units": 210, "revenue": 5550.0})
+
+    read = await c.read_resource("gallery://charts/revenue.png")
+    blob = getattr(read.contents[0], "blob", None) if read.contents else None
+    ok, why = check_png(base64.b64decode(blob or ""))
+    R.check("the chart resource is a PNG", ok, why)
+    read = await c.read_resource("gallery://readme")
+    R.contains("the readme resource", getattr(read.contents[0], "text", ""), "# codeagent gallery")
+    try:
+        await c.read_resource("gallery://nowhere")
+        R.check("an unknown resource is an error", False, "no error")
+    except MCPError as error:
+        R.contains("an unknown resource is an error naming it", str(error), "gallery://nowhere")
+
+    prompts = await c.list_prompts()
+    R.eq("prompts/list", [p.name for p in prompts.prompts], ["explain_region"])
+    got = await c.get_prompt("explain_region", {"region": "north"})
+    texts = [getattr(m.content, "text", "") for m in got.messages]
+    R.eq("explain_region(north): two user messages", [m.role for m in got.messages], ["user", "user"])
+    R.contains("explain_region(north): the statistics", texts[0] if texts else "", '"units":200')
+    try:
+        await c.get_prompt("explain_region", {})
+        R.check("a missing prompt argument is an error", False, "no error")
+    except MCPError as error:
+        R.contains("a missing prompt argument is an error naming it", str(error), "`region`")
+    done = await c.complete(PromptReference(type="ref/prompt", name="explain_region"), {"name": "region", "value": "no"})
+    R.eq("completion of the prompt's region", done.completion.values, ["north"])
+    done = await c.complete(
+        ResourceTemplateReference(type="ref/resource", uri="gallery://regions/{region}"), {"name": "region", "value": "s"}
+    )
+    R.eq("completion of the template's region", done.completion.values, ["south"])
 
 
 async def wire_checks(modern: bool, wire: Wire) -> None:

@@ -31,7 +31,7 @@ const LEGACY_VERSION = '2025-11-25'; // what both TS SDKs offer in initialize
 const REQUEST_TIMEOUT = 20_000;
 const SUITE_TIMEOUT = 120_000;
 
-const TOOL_NAMES = ['add', 'greet', 'sales_table', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow'];
+const TOOL_NAMES = ['add', 'greet', 'sales_table', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow', 'region_report'];
 const REGIONS = ['north', 'south', 'east', 'west'];
 // name -> [title, description prefix, required, {property: JSON type}]; a null type means "an enum of REGIONS"
 const LISTING = {
@@ -45,6 +45,7 @@ const LISTING = {
   region_stats: ['Region statistics', 'Structured statistics for one region.', ['region'], { region: null }],
   count_with_progress: [undefined, 'Count to `steps`, reporting progress after each step.', ['steps'], { steps: 'integer' }],
   slow: [undefined, 'Wait for `seconds`, or until the client cancels.', ['seconds'], { seconds: 'number' }],
+  region_report: ['Region report', "A link to the resource holding one region's statistics", ['region'], { region: null }],
 };
 const WITH_OUTPUT_SCHEMA = new Set(['sales_table', 'region_stats']);
 const INSTRUCTIONS = 'Example tools, one per kind of output: text, table, image, code, diff, error, JSON.';
