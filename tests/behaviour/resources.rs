@@ -136,4 +136,6 @@ async fn modern_reads_carry_caching_hints(transport: Transport) {
     assert_eq!(read["cacheScope"], "public", "{transport}: {read}");
     let list = client.result(2, "resources/templates/list", modern(json!({}))).await;
     assert_eq!(list["cacheScope"], "public", "{transport}: {list}");
+    let read = client.result(3, "resources/read", modern(json!({"uri": "file:///pixel.png"}))).await;
+    assert_eq!((read["ttlMs"].as_u64(), read["cacheScope"].as_str()), (Some(60_000), Some("private")), "its own hint");
 }

@@ -233,7 +233,7 @@ pub const PNG: &[u8] = &[
 
 /// The test resources: a text file, a PNG, a template, and one that fails.
 pub fn resources(toolbox: Toolbox) -> Toolbox {
-    use codeagent::toolbox::{Blob, Completer, PromptArgument, PromptMessage, PromptSpec, ResourceSpec};
+    use codeagent::toolbox::{Blob, CacheHint, Completer, PromptArgument, PromptMessage, PromptSpec, ResourceSpec};
     let spec = |uri: &str, name: &str| ResourceSpec::fixed(uri, name).unwrap();
     toolbox
         .resource(
@@ -244,7 +244,11 @@ pub fn resources(toolbox: Toolbox) -> Toolbox {
                 .with_size(11)
                 .serve(|_| async { "hello notes" }),
         )
-        .resource(spec("file:///pixel.png", "pixel").serve(|_| async { Blob::new(PNG, "image/png") }))
+        .resource(
+            spec("file:///pixel.png", "pixel")
+                .with_cache_hint(CacheHint::private(std::time::Duration::from_secs(60)))
+                .serve(|_| async { Blob::new(PNG, "image/png") }),
+        )
         .resource(spec("file:///broken", "broken").serve(|_| async { Err::<String, _>("the disk is gone") }))
         .resource(
             ResourceSpec::template("users://{id}/profile", "profile")

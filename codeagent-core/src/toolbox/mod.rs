@@ -5,7 +5,7 @@ mod constraints;
 mod context;
 pub(crate) mod decode;
 mod errors;
-mod listing;
+pub(crate) mod listing;
 pub(crate) mod param;
 mod prompt;
 mod registry;
@@ -385,6 +385,14 @@ impl Toolbox {
     /// that fixed URI, else the first template that matches it.
     pub async fn read_resource(&self, uri: &str) -> Result<Vec<ResourceContents>, ResourceError> {
         self.start_read(uri, Context::detached())?.await
+    }
+
+    /// The caching hint of a read of `uri`: the resource's own, else the toolbox's.
+    pub fn read_cache_hint(&self, uri: &str) -> CacheHint {
+        let resources = self.registry.resources();
+        let fixed = resources.iter().find(|resource| resource.spec().uri() == Some(uri));
+        let found = fixed.or_else(|| resources.iter().find(|resource| resource.spec().matches(uri).is_some()));
+        found.and_then(|resource| resource.spec().cache_hint()).unwrap_or(self.config.cache)
     }
 
     /// Finds the resource at `uri` and starts reading it in `context`, without

@@ -128,7 +128,7 @@ impl Engine {
                     let contents = contents.into_iter().map(|content| content.into_wire(era.version)).collect();
                     result.insert("contents".into(), Value::Array(contents));
                     if era.is_modern() {
-                        let cache = engine.toolbox.cache_hint();
+                        let cache = engine.toolbox.read_cache_hint(&uri);
                         let ttl = u64::try_from(cache.ttl().as_millis()).unwrap_or(u64::MAX);
                         result.insert("ttlMs".into(), Value::from(ttl));
                         let scope = if cache.is_public() { "public" } else { "private" };

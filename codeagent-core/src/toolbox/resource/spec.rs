@@ -10,6 +10,7 @@ use super::function::FnResource;
 use super::{IntoContents, ResourceRead};
 use crate::mcp::{Annotations, Icon, ProtocolVersion, checked_uri};
 use crate::toolbox::completion::Completer;
+use crate::toolbox::listing::CacheHint;
 use crate::uri_template::UriTemplate;
 
 /// Where a resource lives.
@@ -32,6 +33,7 @@ pub struct ResourceSpec {
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
     completers: BTreeMap<String, Completer>,
+    cache: Option<CacheHint>,
 }
 
 /// A resource URI or template that cannot be served.
@@ -87,6 +89,7 @@ impl ResourceSpec {
             icons: Vec::new(),
             meta: None,
             completers: BTreeMap::new(),
+            cache: None,
         }
     }
 
@@ -158,6 +161,19 @@ impl ResourceSpec {
     /// The completer of template variable `variable`, when one is attached.
     pub fn completer(&self, variable: &str) -> Option<&Completer> {
         self.completers.get(variable)
+    }
+
+    /// Sets how long clients may cache what a read of this resource returns
+    /// (2026-07-28 `ttlMs` and `cacheScope`), instead of the toolbox's hint.
+    #[must_use]
+    pub fn with_cache_hint(mut self, cache: CacheHint) -> Self {
+        self.cache = Some(cache);
+        self
+    }
+
+    /// The caching hint of this resource's reads, when it has its own.
+    pub fn cache_hint(&self) -> Option<CacheHint> {
+        self.cache
     }
 
     /// A resource that answers every read with `read`'s result.
