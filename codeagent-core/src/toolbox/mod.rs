@@ -13,6 +13,7 @@ mod resource;
 pub(crate) mod run;
 mod schema;
 mod set;
+mod shelf;
 mod started;
 mod tool;
 

@@ -12,17 +12,16 @@ use super::errors::{DuplicatePrompt, DuplicateResource, DuplicateTool};
 use super::prompt::Prompt;
 use super::resource::{Resource, ResourceSpec};
 use super::schema::client_compatible;
+use super::shelf::Shelf;
 use crate::mcp::ProtocolVersion;
 
 /// The tools and resources, shared by every clone of a toolbox.
 pub(crate) struct Registry {
     tools: RwLock<Arc<Tools>>,
     changes: watch::Sender<u64>,
-    resources: RwLock<Arc<Vec<Arc<dyn Resource>>>>,
-    resource_changes: watch::Sender<u64>,
+    resources: Shelf<dyn Resource>,
     resource_updates: broadcast::Sender<String>,
-    prompts: RwLock<Arc<Vec<Arc<dyn Prompt>>>>,
-    prompt_changes: watch::Sender<u64>,
+    prompts: Shelf<dyn Prompt>,
 }
 
 /// One version of the tool set: replaced whole on every change, so readers
@@ -83,11 +82,9 @@ impl Default for Registry {
         Registry {
             tools: RwLock::new(Arc::new(Tools::rebuilt(Vec::new()))),
             changes: watch::channel(0).0,
-            resources: RwLock::default(),
-            resource_changes: watch::channel(0).0,
+            resources: Shelf::new(|resource| address(resource.spec())),
             resource_updates: broadcast::channel(UPDATE_CAPACITY).0,
-            prompts: RwLock::default(),
-            prompt_changes: watch::channel(0).0,
+            prompts: Shelf::new(|prompt| prompt.spec().name()),
         }
     }
 }
@@ -127,41 +124,22 @@ impl Registry {
 
     /// The resources as they are now, in the order they were added.
     pub(crate) fn resources(&self) -> Arc<Vec<Arc<dyn Resource>>> {
-        Arc::clone(&self.resources.read().unwrap_or_else(PoisonError::into_inner))
+        self.resources.snapshot()
     }
 
     /// Adds `resource`, refusing a URI or template that is taken.
     pub(crate) fn add_resource(&self, resource: Arc<dyn Resource>) -> Result<(), DuplicateResource> {
-        let taken = address(resource.spec()).to_owned();
-        let mut guard = self.resources.write().unwrap_or_else(PoisonError::into_inner);
-        if guard.iter().any(|known| address(known.spec()) == taken) {
-            return Err(DuplicateResource::new(taken));
-        }
-        let mut list = Vec::clone(&guard);
-        list.push(resource);
-        *guard = Arc::new(list);
-        drop(guard);
-        self.resource_changes.send_modify(|generation| *generation += 1);
-        Ok(())
+        self.resources.add(resource).map_err(DuplicateResource::new)
     }
 
     /// Removes the resource at fixed URI or template `address`; whether there was one.
     pub(crate) fn remove_resource(&self, address: &str) -> bool {
-        let mut guard = self.resources.write().unwrap_or_else(PoisonError::into_inner);
-        let Some(position) = guard.iter().position(|known| self::address(known.spec()) == address) else {
-            return false;
-        };
-        let mut list = Vec::clone(&guard);
-        list.remove(position);
-        *guard = Arc::new(list);
-        drop(guard);
-        self.resource_changes.send_modify(|generation| *generation += 1);
-        true
+        self.resources.remove(address)
     }
 
     /// A receiver that changes whenever resources are added or removed.
     pub(crate) fn resource_changes(&self) -> watch::Receiver<u64> {
-        self.resource_changes.subscribe()
+        self.resources.changes()
     }
 
     /// Tells subscribers that the resource at `uri` changed.
@@ -177,41 +155,22 @@ impl Registry {
 
     /// The prompts as they are now, in the order they were added.
     pub(crate) fn prompts(&self) -> Arc<Vec<Arc<dyn Prompt>>> {
-        Arc::clone(&self.prompts.read().unwrap_or_else(PoisonError::into_inner))
+        self.prompts.snapshot()
     }
 
     /// Adds `prompt`, refusing a name that is taken.
     pub(crate) fn add_prompt(&self, prompt: Arc<dyn Prompt>) -> Result<(), DuplicatePrompt> {
-        let mut guard = self.prompts.write().unwrap_or_else(PoisonError::into_inner);
-        let name = prompt.spec().name();
-        if guard.iter().any(|known| known.spec().name() == name) {
-            return Err(DuplicatePrompt::new(name));
-        }
-        let mut list = Vec::clone(&guard);
-        list.push(prompt);
-        *guard = Arc::new(list);
-        drop(guard);
-        self.prompt_changes.send_modify(|generation| *generation += 1);
-        Ok(())
+        self.prompts.add(prompt).map_err(DuplicatePrompt::new)
     }
 
     /// Removes the prompt called `name`; whether there was one.
     pub(crate) fn remove_prompt(&self, name: &str) -> bool {
-        let mut guard = self.prompts.write().unwrap_or_else(PoisonError::into_inner);
-        let Some(position) = guard.iter().position(|known| known.spec().name() == name) else {
-            return false;
-        };
-        let mut list = Vec::clone(&guard);
-        list.remove(position);
-        *guard = Arc::new(list);
-        drop(guard);
-        self.prompt_changes.send_modify(|generation| *generation += 1);
-        true
+        self.prompts.remove(name)
     }
 
     /// A receiver that changes whenever prompts are added or removed.
     pub(crate) fn prompt_changes(&self) -> watch::Receiver<u64> {
-        self.prompt_changes.subscribe()
+        self.prompts.changes()
     }
 
     fn change<E>(&self, change: impl FnOnce(&mut Vec<Arc<dyn Tool>>) -> Result<(), E>) -> Result<(), E> {

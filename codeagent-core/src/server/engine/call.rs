@@ -6,12 +6,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{Engine, Reply, Route};
+use super::{Engine, Reply, Route, refused, request_context};
 use crate::server::era::Era;
 use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
-use crate::server::outlet::RequestNotifier;
 use crate::server::peer::{Peer, Slot};
-use crate::toolbox::{Context, RequestInfo, StartedCall, ToolSpec};
+use crate::toolbox::{StartedCall, ToolSpec};
 
 /// How long a stopped tool may run on to notice its cancellation and clean up.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
@@ -34,30 +33,17 @@ impl Engine {
         slot: Arc<Slot>,
         route: &Route,
     ) -> Reply {
-        let refuse = |error: RpcError| {
-            slot.finish();
-            peer.complete(&id);
-            Reply::error(&id, &error)
-        };
         let name = match params.remove("name") {
             Some(Value::String(name)) => name,
-            _ => return refuse(RpcError::new(INVALID_PARAMS, "Invalid params: tools/call needs a `name` string")),
+            _ => {
+                let error = RpcError::new(INVALID_PARAMS, "Invalid params: tools/call needs a `name` string");
+                return refused(peer, &id, &slot, &error);
+            }
         };
-        let meta = match params.get("_meta") {
-            Some(Value::Object(meta)) => meta.clone(),
-            _ => Map::new(),
-        };
-        let context = Context::new(RequestInfo {
-            request_id: Some(id.clone()),
-            meta,
-            cancellation: slot.stop.clone(),
-            notifier: Some(Arc::new(RequestNotifier { outlet: Arc::clone(&route.outlet), slot: Arc::clone(&slot) })),
-            log_level: era.log_level,
-            protocol_version: Some(era.version),
-        });
+        let context = request_context(&id, era, &params, &slot, route);
         let started = match self.toolbox.start(&name, params.remove("arguments"), context) {
             Ok(started) => started,
-            Err(error) => return refuse(RpcError::new(INVALID_PARAMS, error.to_string())),
+            Err(error) => return refused(peer, &id, &slot, &RpcError::new(INVALID_PARAMS, error.to_string())),
         };
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);

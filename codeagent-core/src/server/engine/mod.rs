@@ -22,11 +22,11 @@ use tokio_util::sync::CancellationToken;
 use super::era::Era;
 use super::info::ServerInfo;
 use super::jsonrpc::{Incoming, METHOD_NOT_FOUND, Request, RpcError, error_message, result_message};
-use super::outlet::Outlet;
-use super::peer::Peer;
+use super::outlet::{Outlet, RequestNotifier};
+use super::peer::{Peer, Slot};
 use crate::mcp::meta::SERVER_INFO_KEY;
 use crate::mcp::{Method, Notification};
-use crate::toolbox::Toolbox;
+use crate::toolbox::{Context, RequestInfo, Toolbox};
 
 /// What a server serves and how it describes itself.
 #[derive(Clone)]
@@ -73,6 +73,57 @@ impl Reply {
     fn error(id: &Value, error: &RpcError) -> Reply {
         Reply::Now(Some(error_message(id, error)))
     }
+}
+
+/// The context a request's handler runs in: its id, `_meta`, stop signal,
+/// notifier, log level and protocol version.
+pub(super) fn request_context(
+    id: &Value,
+    era: Era,
+    params: &Map<String, Value>,
+    slot: &Arc<Slot>,
+    route: &Route,
+) -> Context {
+    let meta = match params.get("_meta") {
+        Some(Value::Object(meta)) => meta.clone(),
+        _ => Map::new(),
+    };
+    Context::new(RequestInfo {
+        request_id: Some(id.clone()),
+        meta,
+        cancellation: slot.stop.clone(),
+        notifier: Some(Arc::new(RequestNotifier { outlet: Arc::clone(&route.outlet), slot: Arc::clone(slot) })),
+        log_level: era.log_level,
+        protocol_version: Some(era.version),
+    })
+}
+
+/// Refuses registered request `id` with `error`.
+pub(super) fn refused(peer: &Peer, id: &Value, slot: &Slot, error: &RpcError) -> Reply {
+    slot.finish();
+    peer.complete(id);
+    Reply::error(id, error)
+}
+
+/// Awaits `work` for registered request `id`, unless the request is stopped
+/// (cancelled, the client gone) first: then, or when a cancellation raced the
+/// work's end, `None`, as no response is owed.
+pub(super) async fn unless_stopped<T>(
+    peer: &Peer,
+    id: &Value,
+    slot: &Slot,
+    route: &Route,
+    work: impl Future<Output = T>,
+) -> Option<T> {
+    let hangup = route.hangup.clone().unwrap_or_default();
+    let done = tokio::select! {
+        done = work => Some(done),
+        () = slot.stop.cancelled() => None,
+        () = hangup.cancelled() => None,
+    };
+    slot.finish();
+    let owed = peer.complete(id);
+    done.filter(|_| owed)
 }
 
 impl Engine {

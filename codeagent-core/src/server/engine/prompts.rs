@@ -6,12 +6,11 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::resources::cursor_param;
-use super::{Engine, Reply, Route};
+use super::{Engine, Reply, Route, refused, request_context, unless_stopped};
 use crate::server::era::Era;
 use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
-use crate::server::outlet::RequestNotifier;
 use crate::server::peer::{Peer, Slot};
-use crate::toolbox::{CompleteError, Context, PromptError, RequestInfo};
+use crate::toolbox::{CompleteError, PromptError};
 
 fn invalid(message: impl Into<String>) -> RpcError {
     RpcError::new(INVALID_PARAMS, message)
@@ -43,36 +42,21 @@ impl Engine {
         slot: Arc<Slot>,
         route: &Route,
     ) -> Reply {
-        let refuse = |error: RpcError| {
-            slot.finish();
-            peer.complete(&id);
-            Reply::error(&id, &error)
-        };
         let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return refuse(invalid("Invalid params: prompts/get needs a `name` string"));
+            return refused(peer, &id, &slot, &invalid("Invalid params: prompts/get needs a `name` string"));
         };
         let arguments = match params.get("arguments") {
             None | Some(Value::Null) => None,
             Some(Value::Object(arguments)) => Some(arguments),
             Some(_) => {
-                return refuse(invalid(format!("Invalid arguments for prompt {name}: arguments must be an object")));
+                let error = invalid(format!("Invalid arguments for prompt {name}: arguments must be an object"));
+                return refused(peer, &id, &slot, &error);
             }
         };
-        let meta = match params.get("_meta") {
-            Some(Value::Object(meta)) => meta.clone(),
-            _ => Map::new(),
-        };
-        let context = Context::new(RequestInfo {
-            request_id: Some(id.clone()),
-            meta,
-            cancellation: slot.stop.clone(),
-            notifier: Some(Arc::new(RequestNotifier { outlet: Arc::clone(&route.outlet), slot: Arc::clone(&slot) })),
-            log_level: era.log_level,
-            protocol_version: Some(era.version),
-        });
+        let context = request_context(&id, era, &params, &slot, route);
         let getting = match self.toolbox.start_get(name, arguments, context) {
             Ok(getting) => getting,
-            Err(error) => return refuse(prompt_error(&error)),
+            Err(error) => return refused(peer, &id, &slot, &prompt_error(&error)),
         };
         let description = self
             .toolbox
@@ -82,16 +66,9 @@ impl Engine {
             .and_then(|spec| spec.description().map(str::to_owned));
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
-        let hangup = route.hangup.clone().unwrap_or_default();
+        let route = route.clone();
         Reply::Later(Box::pin(async move {
-            let got = tokio::select! {
-                got = getting => Some(got),
-                () = slot.stop.cancelled() => None,
-                () = hangup.cancelled() => None,
-            };
-            slot.finish();
-            let owed = peer.complete(&id);
-            let got = got.filter(|_| owed)?;
+            let got = unless_stopped(&peer, &id, &slot, &route, getting).await?;
             Some(match got {
                 Ok(messages) => {
                     let mut result = Map::new();

@@ -5,14 +5,13 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{Engine, Reply, Route};
+use super::{Engine, Reply, Route, refused, request_context, unless_stopped};
 use crate::server::era::Era;
 use crate::server::jsonrpc::{
     INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError, error_message, result_message,
 };
-use crate::server::outlet::RequestNotifier;
 use crate::server::peer::{Peer, Slot};
-use crate::toolbox::{Context, RequestInfo, ResourceError};
+use crate::toolbox::ResourceError;
 
 /// The `uri` parameter of a resource request.
 fn uri_param(params: &Map<String, Value>) -> Result<&str, RpcError> {
@@ -85,43 +84,20 @@ impl Engine {
         slot: Arc<Slot>,
         route: &Route,
     ) -> Reply {
-        let refuse = |error: RpcError| {
-            slot.finish();
-            peer.complete(&id);
-            Reply::error(&id, &error)
-        };
         let uri = match uri_param(&params) {
             Ok(uri) => uri.to_owned(),
-            Err(error) => return refuse(error),
+            Err(error) => return refused(peer, &id, &slot, &error),
         };
-        let meta = match params.get("_meta") {
-            Some(Value::Object(meta)) => meta.clone(),
-            _ => Map::new(),
-        };
-        let context = Context::new(RequestInfo {
-            request_id: Some(id.clone()),
-            meta,
-            cancellation: slot.stop.clone(),
-            notifier: Some(Arc::new(RequestNotifier { outlet: Arc::clone(&route.outlet), slot: Arc::clone(&slot) })),
-            log_level: era.log_level,
-            protocol_version: Some(era.version),
-        });
+        let context = request_context(&id, era, &params, &slot, route);
         let reading = match self.toolbox.start_read(&uri, context) {
             Ok(reading) => reading,
-            Err(error) => return refuse(read_error(era, &uri, &error)),
+            Err(error) => return refused(peer, &id, &slot, &read_error(era, &uri, &error)),
         };
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
-        let hangup = route.hangup.clone().unwrap_or_default();
+        let route = route.clone();
         Reply::Later(Box::pin(async move {
-            let read = tokio::select! {
-                read = reading => Some(read),
-                () = slot.stop.cancelled() => None,
-                () = hangup.cancelled() => None,
-            };
-            slot.finish();
-            let owed = peer.complete(&id);
-            let read = read.filter(|_| owed)?;
+            let read = unless_stopped(&peer, &id, &slot, &route, reading).await?;
             Some(match read {
                 Ok(contents) => {
                     let mut result = Map::new();
