@@ -25,19 +25,19 @@ pub(crate) fn expand(args: TokenStream, item: &syn::ItemFn) -> Result<TokenStrea
             let path = attr.path();
             if path.is_ident("complete") {
                 if completer.is_some() {
-                    errors.at(attr.span(), "`#[complete(...)]` is given twice on this parameter");
+                    errors.at(attr.meta.span(), "`#[complete(...)]` is given twice on this parameter");
                     continue;
                 }
                 match attr.parse_args::<syn::Path>() {
                     Ok(function) => completer = Some(function),
                     Err(_) => errors.at(
-                        attr.span(),
+                        attr.meta.span(),
                         "write `#[complete(path::to::function)]`, naming a \
                          `fn(&str, &BTreeMap<String, String>) -> Vec<String>`",
                     ),
                 }
             } else if !path.is_ident("doc") && !path.is_ident("cfg") {
-                errors.at(attr.span(), "only doc comments and #[complete(...)] can go on a prompt parameter");
+                errors.at(attr.meta.span(), "only doc comments and #[complete(...)] can go on a prompt parameter");
             }
         }
         completers.push(completer);

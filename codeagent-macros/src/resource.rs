@@ -23,7 +23,7 @@ pub(crate) fn expand(args: TokenStream, item: &syn::ItemFn) -> Result<TokenStrea
     for param in &params {
         for attr in param.attrs {
             if !attr.path().is_ident("doc") && !attr.path().is_ident("cfg") {
-                errors.at(attr.span(), "only doc comments can go on a resource parameter");
+                errors.at(attr.meta.span(), "only doc comments can go on a resource parameter");
             }
         }
     }
@@ -45,7 +45,9 @@ pub(crate) fn expand(args: TokenStream, item: &syn::ItemFn) -> Result<TokenStrea
                 variables.push(variable.to_owned());
             }
         }
-        for variable in &variables {
+        // A parameter refused above (a pattern, `impl Trait`) may be the variable's: no second error.
+        let every_param_read = params.len() == item.sig.inputs.len();
+        for variable in variables.iter().filter(|_| every_param_read) {
             if !params.iter().any(|param| &param.name == variable) {
                 errors.at(
                     uri.span(),
