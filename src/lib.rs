@@ -8,7 +8,7 @@ pub use codeagent_core::{
     Table, Text, ToolError, ToolResult, ToolResultEvent, Versions,
 };
 pub use codeagent_core::{access, artifact, display, mcp, output, result, server, toolbox};
-pub use codeagent_macros::{tool, toolbox};
+pub use codeagent_macros::{prompt, resource, tool, toolbox};
 
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
 pub mod prelude {
@@ -18,18 +18,26 @@ pub mod prelude {
     pub use codeagent_core::{
         Channels, Code, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult,
     };
-    pub use codeagent_macros::{tool, toolbox};
+    pub use codeagent_macros::{prompt, resource, tool, toolbox};
 }
 
-/// What the `#[tool]` macro's expansion refers to. Not a public API: it
+/// What the expansions of `#[tool]`, `#[toolbox]`, `#[resource]` and `#[prompt]` refer to. Not a public API: it
 /// changes without notice.
 #[doc(hidden)]
 pub mod __private {
+    pub use codeagent_core::__private::prompt::{CheckedMessages, CheckedPromptParam, messages, prompt_param};
+    pub use codeagent_core::__private::resource::{
+        CheckedContents, CheckedResourceParam, RequiredVariable, Variable, contents, injectable, resource_spec,
+    };
     pub use codeagent_core::__private::{
         Injected, ToolParam, annotations, check, decode_arguments, run_blocking, run_inline,
     };
     pub use codeagent_core::IntoToolResult;
     pub use codeagent_core::mcp::{Icon, ToolAnnotations};
+    pub use codeagent_core::toolbox::{
+        Completer, Prompt, PromptFuture, PromptGet, PromptSpec, Resource, ResourceError, ResourceFuture, ResourceRead,
+        ResourceSpec,
+    };
     pub use codeagent_core::toolbox::{Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
     pub use core::env;
     pub use core::future::Future;

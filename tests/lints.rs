@@ -2,8 +2,8 @@
 //! denies warnings, `unused_qualifications` and clippy's pedantic group, so
 //! `cargo test` and `cargo clippy --all-targets -- -D warnings` both fail if
 //! the generated code trips a lint. It defines a representative set of tools
-//! (sync and async, every kind of parameter and return value, a toolbox impl)
-//! and calls each of them.
+//! (sync and async, every kind of parameter and return value, a toolbox impl),
+//! resources and prompts, and calls each of them.
 
 #![deny(warnings, unused_qualifications)]
 #![deny(clippy::pedantic)]
@@ -179,4 +179,55 @@ async fn the_functions_stay_callable() {
     assert_eq!(r#type("a".to_owned()), "a");
     notify("direct".to_owned(), Context::detached()).await;
     assert!(table(vec![Point { x: 0.0, y: 0.0 }]).await.is_ok());
+}
+
+/// A fixed resource.
+#[resource(uri = "file:///lint.txt", mime_type = "text/plain", size = 4)]
+fn lint_notes() -> String {
+    "lint".to_owned()
+}
+
+/// A template resource with a typed, an optional and an injected parameter.
+#[resource(uri = "lint://{id}/page{?q}", title = "Page")]
+async fn lint_page(id: u64, q: Option<String>, ctx: &Context) -> Result<String, std::fmt::Error> {
+    ctx.debug("page");
+    tokio::task::yield_now().await;
+    Ok(format!("{id} {}", q.unwrap_or_default()))
+}
+
+fn lint_complete(typed: &str, _: &std::collections::BTreeMap<String, String>) -> Vec<String> {
+    vec![typed.to_owned()]
+}
+
+/// A prompt with a required, an optional and a completed argument.
+#[prompt(title = "Lint")]
+fn lint_prompt(
+    /// Required.
+    path: String,
+    /// Optional, completed.
+    #[complete(lint_complete)]
+    focus: Option<String>,
+    ctx: &Context,
+) -> String {
+    ctx.debug("prompt");
+    format!("{path} {}", focus.unwrap_or_default())
+}
+
+/// An async prompt.
+#[prompt]
+async fn lint_async_prompt(topic: String) -> Text {
+    tokio::task::yield_now().await;
+    Text::new(topic)
+}
+
+#[tokio::test]
+async fn resources_and_prompts_expand_lint_clean() {
+    let toolbox = Toolbox::new().resource(lint_notes).resource(lint_page).prompt(lint_prompt).prompt(lint_async_prompt);
+    assert_eq!(toolbox.read_resource("file:///lint.txt").await.unwrap().len(), 1);
+    assert_eq!(toolbox.read_resource("lint://3/page?q=x").await.unwrap().len(), 1);
+    let messages = toolbox.get_prompt("lint_prompt", [("path", "a")]).await.unwrap();
+    assert_eq!(messages[0].text(), Some("a "));
+    assert_eq!(toolbox.get_prompt("lint_async_prompt", [("topic", "t")]).await.unwrap().len(), 1);
+    assert_eq!(lint_notes(), "lint");
+    assert_eq!(lint_prompt("p".to_owned(), None, &Context::detached()), "p ");
 }

@@ -1,4 +1,5 @@
-//! Compile-time behaviour of `#[tool]` and `#[toolbox]`: every check's message
+//! Compile-time behaviour of `#[tool]`, `#[toolbox]`, `#[resource]` and
+//! `#[prompt]`: every check's message
 //! and span (`tests/ui/fail`, one check per file, each with its `.stderr`), and
 //! the signatures that must compile and work (`tests/ui/pass`).
 //!

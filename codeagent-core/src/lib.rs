@@ -20,9 +20,14 @@
 //!   mcp            the MCP wire model: content, CallToolResult, tool definitions,
 //!                  protocol versions, methods, `_meta` keys     → finite_json
 //!   artifact       Artifact v1                                  (nothing)
-//!   uri_template   RFC 6570 URI templates: parse, expand, match (nothing; regex-lite)
 //!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
 //! ```
+//!
+//! Below them all, in a crate of its own, `codeagent-uri-template` (re-exported
+//! as [`uri_template`]): RFC 6570 URI templates (parse, expand, match), which
+//! depends on nothing of codeagent (only `regex-lite`, `thiserror`, `serde`).
+//! The `#[resource]` macro uses the same crate, so a template is checked when
+//! the program is built with the parser that serves it.
 //!
 //! The MCP model knows nothing of the three-channel result: the lowering
 //! between the two belongs to [`ToolResult`]
@@ -39,7 +44,7 @@ pub mod output;
 pub mod result;
 pub mod server;
 pub mod toolbox;
-pub mod uri_template;
+pub use codeagent_uri_template as uri_template;
 
 pub use access::Channels;
 pub use artifact::{Artifact, ArtifactRef, Kind, Status, Versions};

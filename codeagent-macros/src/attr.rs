@@ -110,17 +110,7 @@ impl ToolAttrs {
             "blocking" => {
                 return Err(meta.error("sync tools run on the blocking pool unless marked `inline`; remove `blocking`"));
             }
-            "icons" => {
-                let list: syn::ExprArray = meta.value()?.parse()?;
-                for element in &list.elems {
-                    match element {
-                        syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(src), .. }) => self.icons.push(src.value()),
-                        other => {
-                            return Err(syn::Error::new(other.span(), "each icon is a string: its URL or data: URI"));
-                        }
-                    }
-                }
-            }
+            "icons" => self.icons.extend(icons(meta)?),
             "meta" => {
                 let content;
                 syn::parenthesized!(content in meta.input);
@@ -129,13 +119,7 @@ impl ToolAttrs {
                 let entries = Punctuated::<MetaEntry, Token![,]>::parse_terminated.parse2(tokens)?;
                 self.meta.extend(entries.into_iter().map(|entry| (entry.key, entry.value)));
             }
-            "crate" => {
-                let path = string_value(meta)?;
-                self.krate = Some(
-                    path.parse()
-                        .map_err(|_| syn::Error::new(path.span(), "`crate` takes a path such as \"::codeagent\""))?,
-                );
-            }
+            "crate" => self.krate = Some(crate_path(meta)?),
             unknown => {
                 let hint = did_you_mean(unknown, &TOOL_KEYS)
                     .map(|close| format!("; did you mean `{close}`?"))
@@ -172,6 +156,24 @@ pub(crate) fn parse_toolbox_attrs(tokens: TokenStream, errors: &mut Errors) -> O
         errors.push(error);
     }
     krate
+}
+
+/// `icons = ["...", ...]`.
+fn icons(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
+    let list: syn::ExprArray = meta.value()?.parse()?;
+    list.elems
+        .iter()
+        .map(|element| match element {
+            syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(src), .. }) => Ok(src.value()),
+            other => Err(syn::Error::new(other.span(), "each icon is a string: its URL or data: URI")),
+        })
+        .collect()
+}
+
+/// `crate = "::path"`.
+fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Path> {
+    let path = string_value(meta)?;
+    path.parse().map_err(|_| syn::Error::new(path.span(), "`crate` takes a path such as \"::codeagent\""))
 }
 
 fn path_text(path: &syn::Path) -> String {
@@ -253,5 +255,84 @@ impl syn::parse::Parse for MetaEntry {
         input.parse::<Token![=]>()?;
         let value = checked_literal(input.parse()?)?;
         Ok(MetaEntry { key, value })
+    }
+}
+
+/// The keys `#[resource(...)]` accepts.
+pub(crate) const RESOURCE_KEYS: [&str; 8] =
+    ["uri", "name", "title", "description", "mime_type", "size", "icons", "crate"];
+
+/// The keys `#[prompt(...)]` accepts.
+pub(crate) const PROMPT_KEYS: [&str; 5] = ["name", "title", "description", "icons", "crate"];
+
+/// What `#[resource(...)]` or `#[prompt(...)]` says (a prompt has no `uri`,
+/// `mime_type` or `size`).
+#[derive(Default)]
+pub(crate) struct ItemAttrs {
+    pub(crate) uri: Option<LitStr>,
+    pub(crate) name: Option<Located<String>>,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) mime_type: Option<String>,
+    pub(crate) size: Option<Located<u64>>,
+    pub(crate) icons: Vec<String>,
+    pub(crate) krate: Option<syn::Path>,
+    seen: Vec<String>,
+}
+
+impl ItemAttrs {
+    /// Parses the tokens inside `#[resource(...)]` (`kind` "resource") or
+    /// `#[prompt(...)]`, accepting `keys`; every problem goes to `errors`.
+    pub(crate) fn parse(tokens: TokenStream, kind: &str, keys: &[&str], errors: &mut Errors) -> ItemAttrs {
+        let mut attrs = ItemAttrs::default();
+        let parser = syn::meta::parser(|meta| {
+            if let Err(error) = attrs.parse_key(&meta, kind, keys) {
+                errors.push(error);
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+        if let Err(error) = syn::parse::Parser::parse2(parser, tokens) {
+            errors.push(error);
+        }
+        attrs
+    }
+
+    fn parse_key(&mut self, meta: &ParseNestedMeta<'_>, kind: &str, keys: &[&str]) -> syn::Result<()> {
+        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| path_text(&meta.path));
+        if !keys.contains(&key.as_str()) {
+            let hint = did_you_mean(&key, keys).map(|close| format!("; did you mean `{close}`?")).unwrap_or_default();
+            return Err(meta.error(format!(
+                "unknown {kind} attribute `{key}`{hint}\nexpected one of: {}",
+                keys.iter().map(|key| format!("`{key}`")).collect::<Vec<_>>().join(", ")
+            )));
+        }
+        if self.seen.contains(&key) {
+            return Err(meta.error(format!("`{key}` is given twice")));
+        }
+        self.seen.push(key.clone());
+        match key.as_str() {
+            "uri" => self.uri = Some(string_value(meta)?),
+            "name" => {
+                let name = string_value(meta)?;
+                self.name = Some(Located { value: name.value(), span: name.span() });
+            }
+            "title" => self.title = Some(string_value(meta)?.value()),
+            "description" => self.description = Some(string_value(meta)?.value()),
+            "mime_type" => self.mime_type = Some(string_value(meta)?.value()),
+            "size" => {
+                let span = meta.path.span();
+                let value = match meta.value()?.parse::<syn::Expr>()? {
+                    syn::Expr::Lit(syn::ExprLit { lit: Lit::Int(size), .. }) => size.base10_parse::<u64>()?,
+                    other => {
+                        return Err(syn::Error::new(other.span(), "`size` takes a number of bytes: `size = 1024`"));
+                    }
+                };
+                self.size = Some(Located { value, span });
+            }
+            "icons" => self.icons.extend(icons(meta)?),
+            _ => self.krate = Some(crate_path(meta)?),
+        }
+        Ok(())
     }
 }

@@ -404,7 +404,7 @@ pub(crate) fn deref_impl(
 
 /// `tokens` with every token at `span`, so that an error about code built
 /// from them points at the user's tokens that `span` belongs to.
-fn respanned(tokens: &TokenStream, span: Span) -> TokenStream {
+pub(crate) fn respanned(tokens: &TokenStream, span: Span) -> TokenStream {
     tokens
         .clone()
         .into_iter()
@@ -422,7 +422,7 @@ fn respanned(tokens: &TokenStream, span: Span) -> TokenStream {
 }
 
 /// Where the return type was written: the type, else the function's name.
-fn return_span(sig: &syn::Signature) -> Span {
+pub(crate) fn return_span(sig: &syn::Signature) -> Span {
     match &sig.output {
         syn::ReturnType::Default => sig.ident.span(),
         syn::ReturnType::Type(_, ty) => ty.span(),

@@ -9,7 +9,63 @@ use quote::{format_ident, quote};
 use crate::expand::{Failure, Runtime, deref_impl};
 
 /// `#[tool]` on a free function (or a method, when `self` was the error).
-pub(crate) fn free_fn(mut item: syn::ItemFn, failure: Failure) -> TokenStream {
+pub(crate) fn free_fn(item: syn::ItemFn, failure: Failure) -> TokenStream {
+    free_fn_with(item, failure, |p, name| {
+        quote! {
+            impl #p::Tool for #name {
+                fn spec(&self) -> &#p::ToolSpec {
+                    ::core::unreachable!()
+                }
+
+                fn call(&self, _: #p::ToolCall) -> #p::ToolFuture {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    })
+}
+
+/// `#[resource]` on a free function: a stand-in `Resource` impl.
+pub(crate) fn resource(item: syn::ItemFn, failure: Failure) -> TokenStream {
+    free_fn_with(item, failure, |p, name| {
+        quote! {
+            impl #p::Resource for #name {
+                fn spec(&self) -> &#p::ResourceSpec {
+                    ::core::unreachable!()
+                }
+
+                fn read(&self, _: #p::ResourceRead) -> #p::ResourceFuture {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    })
+}
+
+/// `#[prompt]` on a free function: a stand-in `Prompt` impl.
+pub(crate) fn prompt(item: syn::ItemFn, failure: Failure) -> TokenStream {
+    free_fn_with(item, failure, |p, name| {
+        quote! {
+            impl #p::Prompt for #name {
+                fn spec(&self) -> &#p::PromptSpec {
+                    ::core::unreachable!()
+                }
+
+                fn get(&self, _: #p::PromptGet) -> #p::PromptFuture {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    })
+}
+
+/// The item as written, its unit struct, `stand_in` (the trait impl, given
+/// the runtime path and the struct's name) and the callable `Deref`.
+fn free_fn_with(
+    mut item: syn::ItemFn,
+    failure: Failure,
+    stand_in: impl FnOnce(&TokenStream, &syn::Ident) -> TokenStream,
+) -> TokenStream {
     strip_sig(&mut item.sig);
     let errors = failure.error.to_compile_error();
     if item.sig.receiver().is_some() {
@@ -19,6 +75,7 @@ pub(crate) fn free_fn(mut item: syn::ItemFn, failure: Failure) -> TokenStream {
     let vis = &item.vis;
     let name = &item.sig.ident;
     let cfgs: Vec<_> = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg")).collect();
+    let stand_in = stand_in(&p, name);
     let deref = callable(&item.sig).map(|types| {
         let boxed = format_ident!("__codeagent_boxed_{}", crate::names::unraw(name));
         deref_impl(&item.sig, &types, name, name, &boxed, &p)
@@ -33,15 +90,7 @@ pub(crate) fn free_fn(mut item: syn::ItemFn, failure: Failure) -> TokenStream {
         const _: () = {
             #item
 
-            impl #p::Tool for #name {
-                fn spec(&self) -> &#p::ToolSpec {
-                    ::core::unreachable!()
-                }
-
-                fn call(&self, _: #p::ToolCall) -> #p::ToolFuture {
-                    ::core::unreachable!()
-                }
-            }
+            #stand_in
 
             #deref
         };

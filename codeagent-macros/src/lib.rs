@@ -1,4 +1,4 @@
-//! The `#[tool]` and `#[toolbox]` attribute macros of codeagent.
+//! The `#[tool]`, `#[toolbox]`, `#[resource]` and `#[prompt]` attribute macros of codeagent.
 //!
 //! Use them through the `codeagent` crate. Each macro runs in three passes:
 //! `attr` and `ast` parse the attribute and the function into a typed
@@ -15,7 +15,10 @@ mod attr;
 mod docs;
 mod expand;
 mod fallback;
+mod item;
 mod names;
+mod prompt;
+mod resource;
 mod toolbox;
 mod valid;
 
@@ -60,4 +63,39 @@ pub fn toolbox(args: TokenStream, input: TokenStream) -> TokenStream {
         Ok(tokens) => tokens.into(),
         Err(failure) => fallback::toolbox(toolbox::strip_tool_attrs(item), failure).into(),
     }
+}
+
+/// Turns a function into a resource read by URI (fixed, or an RFC 6570
+/// template whose variables are parameters). See the `codeagent` crate.
+#[proc_macro_attribute]
+pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
+    let args = proc_macro2::TokenStream::from(args);
+    let Ok(item) = syn::parse::<syn::ItemFn>(input.clone()) else {
+        return on_non_fn(input, "#[resource] goes on a free function");
+    };
+    match resource::expand(args, &item) {
+        Ok(tokens) => tokens.into(),
+        Err(failure) => fallback::resource(item, failure).into(),
+    }
+}
+
+/// Turns a function into a prompt whose arguments are its `String` and
+/// `Option<String>` parameters. See the `codeagent` crate.
+#[proc_macro_attribute]
+pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
+    let args = proc_macro2::TokenStream::from(args);
+    let Ok(item) = syn::parse::<syn::ItemFn>(input.clone()) else {
+        return on_non_fn(input, "#[prompt] goes on a free function");
+    };
+    match prompt::expand(args, &item) {
+        Ok(tokens) => tokens.into(),
+        Err(failure) => fallback::prompt(item, failure).into(),
+    }
+}
+
+fn on_non_fn(input: TokenStream, message: &str) -> TokenStream {
+    let error = syn::Error::new(proc_macro2::Span::call_site(), message).to_compile_error();
+    let mut output = proc_macro2::TokenStream::from(input);
+    output.extend(error);
+    output.into()
 }

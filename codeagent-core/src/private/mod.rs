@@ -1,7 +1,10 @@
-//! What the `#[tool]` and `#[toolbox]` expansions refer to, and nothing else
-//! does. Not a public API: it changes without notice.
+//! What the `#[tool]`, `#[toolbox]`, `#[resource]` and `#[prompt]`
+//! expansions refer to, and nothing else does. Not a public API: it changes
+//! without notice.
 
 pub mod check;
+pub mod prompt;
+pub mod resource;
 
 pub use crate::toolbox::decode::decode_arguments;
 pub use crate::toolbox::param::{Injected, ToolParam};

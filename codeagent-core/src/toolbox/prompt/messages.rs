@@ -55,6 +55,12 @@ impl PromptMessage {
 }
 
 /// A value a prompt can return: lowered into its messages.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned by a prompt",
+    label = "not prompt messages",
+    note = "return a `String`, `Text`, `Image`, `PromptMessage` or `Vec<PromptMessage>`, \
+            or a `Result` of one whose error implements `Display`"
+)]
 pub trait IntoMessages {
     /// The messages.
     fn into_messages(self) -> Result<Vec<PromptMessage>, PromptError>;

@@ -23,6 +23,12 @@ impl Blob {
 
 /// A value a resource can return: lowered into the contents of the URI read,
 /// with the resource's MIME type where the value does not carry one.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned by a resource",
+    label = "not resource contents",
+    note = "return a `String`, `Text`, `Vec<u8>`, `Blob`, `Image`, `ResourceContents` or `Vec<ResourceContents>`, \
+            or a `Result` of one whose error implements `Display`"
+)]
 pub trait IntoContents {
     /// The contents for `uri`.
     fn into_contents(self, uri: &str, mime_type: Option<&str>) -> Result<Vec<ResourceContents>, ResourceError>;

@@ -6,8 +6,10 @@
 //! requested URI against them with [`UriTemplate::matches`] to learn which
 //! resource it names and the values of the template's variables.
 //!
-//! This module depends on nothing else in the crate (only `regex-lite`,
-//! `thiserror` and `serde`).
+//! This crate depends on nothing of codeagent (only `regex-lite`,
+//! `thiserror` and `serde`): the runtime (`codeagent_core::uri_template`)
+//! and the `#[resource]` macro share it, so a template written in a macro is
+//! checked when the program is built by the very parser that serves it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -27,7 +29,7 @@ mod tests;
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use codeagent_core::uri_template::UriTemplate;
+/// use codeagent_uri_template::UriTemplate;
 ///
 /// let template: UriTemplate = "file:///{+path}{?rev}".parse().unwrap();
 /// assert_eq!(template.variables().collect::<Vec<_>>(), ["path", "rev"]);

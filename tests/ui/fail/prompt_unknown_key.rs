@@ -1,0 +1,8 @@
+use codeagent::prelude::*;
+
+#[prompt(titel = "Review")]
+fn review(path: String) -> String {
+    path
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use codeagent::prelude::*;
+
+#[resource(name = "notes")]
+fn notes() -> String {
+    String::new()
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use codeagent::prelude::*;
+
+#[resource(uri = "file:///count")]
+fn count() -> u32 {
+    3
+}
+
+fn main() {}

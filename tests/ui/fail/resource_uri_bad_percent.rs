@@ -1,0 +1,8 @@
+use codeagent::prelude::*;
+
+#[resource(uri = "file:///notes%zz.txt")]
+fn notes() -> String {
+    String::new()
+}
+
+fn main() {}
