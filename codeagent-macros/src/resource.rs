@@ -2,7 +2,7 @@
 //! own URI-template parser), its parameters (template variables by name,
 //! injected values by type) and the `Resource` impl.
 
-use codeagent_uri_template::UriTemplate;
+use codeagent_uri_template::{UriTemplate, check_uri, has_scheme};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::LitStr;
@@ -84,10 +84,7 @@ fn checked_uri(uri: &LitStr, errors: &mut Errors) -> Option<UriTemplate> {
         }
     };
     // As `ResourceSpec::fixed` checks a URI: a scheme, then only URI characters.
-    let scheme = &text[..text.find(':').unwrap_or(0)];
-    let scheme_ok = scheme.starts_with(|ch: char| ch.is_ascii_alphabetic())
-        && scheme.chars().all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '+' | '-' | '.'));
-    if !scheme_ok {
+    if !has_scheme(&text) {
         errors.at(
             uri.span(),
             format!(
@@ -98,8 +95,8 @@ fn checked_uri(uri: &LitStr, errors: &mut Errors) -> Option<UriTemplate> {
         return None;
     }
     if template.is_literal() {
-        if let Some(problem) = uri_problem(&text) {
-            errors.at(uri.span(), problem);
+        if let Err(problem) = check_uri(&text) {
+            errors.at(uri.span(), problem.to_string());
             return None;
         }
     } else if !template.is_matchable() {
@@ -113,28 +110,6 @@ fn checked_uri(uri: &LitStr, errors: &mut Errors) -> Option<UriTemplate> {
         return None;
     }
     Some(template)
-}
-
-/// What keeps `uri` from being a URI, past its scheme.
-fn uri_problem(uri: &str) -> Option<String> {
-    let bytes = uri.as_bytes();
-    let mut index = 0;
-    while index < bytes.len() {
-        let byte = bytes[index];
-        if byte == b'%' {
-            if !bytes.get(index + 1..index + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)) {
-                return Some(format!("`{uri}` has a `%` not followed by two hex digits"));
-            }
-            index += 3;
-            continue;
-        }
-        if !(byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte)) {
-            let ch = uri[index..].chars().next().unwrap_or_default();
-            return Some(format!("`{uri}` contains `{ch}`, which a URI must percent-encode (a space is %20)"));
-        }
-        index += 1;
-    }
-    None
 }
 
 fn tokens(

@@ -1,5 +1,5 @@
 //! RFC 6570 URI templates: parsing, expansion, and matching a URI back
-//! against a template.
+//! against a template; and the check of an absolute URI ([`check_uri`]).
 //!
 //! MCP resource templates (`resources/templates/list`, `uriTemplate`) are
 //! RFC 6570 templates; a server answering `resources/read` matches the
@@ -17,8 +17,11 @@ use std::str::FromStr;
 
 use regex_lite::Regex;
 
+mod absolute;
 #[cfg(test)]
 mod tests;
+
+pub use absolute::{InvalidUri, check_uri, has_scheme};
 
 /// A parsed RFC 6570 URI template (levels 1 to 4 for parsing and expansion),
 /// with a matcher built once at parse time.

@@ -379,37 +379,8 @@ fn checked_base64(data: String, field: &str) -> Result<String, InvalidContent> {
 }
 
 pub(crate) fn checked_uri(uri: String, field: &str) -> Result<String, InvalidContent> {
-    let scheme_len = uri.find(':').unwrap_or(0);
-    let scheme = &uri[..scheme_len];
-    let scheme_ok = scheme.starts_with(|ch: char| ch.is_ascii_alphabetic())
-        && scheme.chars().all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '+' | '-' | '.'));
-    if !scheme_ok {
-        return Err(InvalidContent::new(
-            field,
-            format!("`{uri}` is not a URI with a scheme, such as file:///notes.txt"),
-        ));
+    match crate::uri_template::check_uri(&uri) {
+        Ok(()) => Ok(uri),
+        Err(problem) => Err(InvalidContent::new(field, problem.to_string())),
     }
-    let bytes = uri.as_bytes();
-    let mut index = 0;
-    while index < bytes.len() {
-        let byte = bytes[index];
-        if byte == b'%' {
-            let escaped = bytes.get(index + 1..index + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit));
-            if !escaped {
-                return Err(InvalidContent::new(field, format!("`{uri}` has a `%` not followed by two hex digits")));
-            }
-            index += 3;
-            continue;
-        }
-        let allowed = byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte);
-        if !allowed {
-            let ch = uri[index..].chars().next().unwrap_or_default();
-            return Err(InvalidContent::new(
-                field,
-                format!("`{uri}` contains `{ch}`, which a URI must percent-encode (a space is %20)"),
-            ));
-        }
-        index += 1;
-    }
-    Ok(uri)
 }
