@@ -201,27 +201,24 @@ fn node(schema: &Value, profile: &Profile, path: &str) -> Result<Value, String> 
             "required" => {
                 out.insert(key.clone(), value.clone());
             }
-            "additionalProperties" => {
+            "additionalProperties"
                 if value != &Value::Bool(false)
-                    && map.get("properties").is_none_or(|p| p.as_object().is_some_and(Map::is_empty))
-                {
-                    return Err(format!(
-                        "the object{} takes arbitrary keys (a map), which {}'s strict mode does not support",
-                        at(path),
-                        profile.name
-                    ));
-                }
+                    && map.get("properties").is_none_or(|p| p.as_object().is_some_and(Map::is_empty)) =>
+            {
+                return Err(format!(
+                    "the object{} takes arbitrary keys (a map), which {}'s strict mode does not support",
+                    at(path),
+                    profile.name
+                ));
             }
-            "format" => {
-                if value.as_str().is_some_and(|format| profile.formats.contains(&format)) {
-                    out.insert(key.clone(), value.clone());
-                }
+            "format" if value.as_str().is_some_and(|format| profile.formats.contains(&format)) => {
+                out.insert(key.clone(), value.clone());
             }
-            "minItems" if profile.name == "Anthropic" => {
-                if value.as_u64().is_some_and(|min| min <= 1) {
-                    out.insert(key.clone(), value.clone());
-                }
+            "minItems" if profile.name == "Anthropic" && value.as_u64().is_some_and(|min| min <= 1) => {
+                out.insert(key.clone(), value.clone());
             }
+            "additionalProperties" | "format" => {}
+            "minItems" if profile.name == "Anthropic" => {}
             _ if ANNOTATIONS.contains(&key.as_str()) || profile.kept.contains(&key.as_str()) => {
                 out.insert(key.clone(), value.clone());
             }
