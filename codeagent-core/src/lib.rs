@@ -11,6 +11,8 @@
 //!
 //! ```text
 //! server, toolbox  the protocol engine and the tool runtime     (may use everything below)
+//! provider         tool definitions for LLM APIs (OpenAI, Anthropic, Gemini), from a
+//!                  Toolbox; the CLI's `--list --format` prints them → toolbox, mcp
 //!   output         typed outputs, lowered into a ToolResult     → result, mcp, artifact, finite_json
 //!   result         ToolResult and ToolResultEvent: building, adapting,
 //!                  and converting to and from MCP's CallToolResult
@@ -41,6 +43,7 @@ pub mod display;
 mod finite_json;
 pub mod mcp;
 pub mod output;
+pub mod provider;
 pub mod result;
 pub mod server;
 pub mod toolbox;

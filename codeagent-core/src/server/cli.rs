@@ -7,14 +7,19 @@ use serde_json::{Map, Value};
 
 use super::Server;
 use crate::mcp::ProtocolVersion;
+use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, ToolPage};
 
 const USAGE: &str = "\
-usage: SERVER [--http ADDR | --list [--protocol VERSION] | --call NAME [ARGS_JSON] | --help]
+usage: SERVER [--http ADDR | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
   --http ADDR                  serve MCP over Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)
   --list [--protocol VERSION]  print the tools/list result (default version: the latest)
+  --list --format FORMAT [--strict]
+                               print the tool definitions for an LLM API; FORMAT: openai,
+                               openai-responses, anthropic or gemini; --strict: in the API's
+                               strict form, failing (exit 2) when a tool has none
   --call NAME [ARGS_JSON]      run one tool and print its tool-result event JSON
   --help                       show this help";
 
@@ -24,6 +29,7 @@ enum Command {
     Serve,
     Http(std::net::SocketAddr),
     List(ProtocolVersion),
+    ListFor(Provider, Strictness),
     Call { name: String, arguments: Value },
     Help,
 }
@@ -37,15 +43,24 @@ fn parse(args: &[String]) -> Result<Command, String> {
             let address = args.next().ok_or("--http needs an address such as 127.0.0.1:8080")?;
             Command::Http(address.parse().map_err(|_| format!("`{address}` is not an address such as 127.0.0.1:8080"))?)
         }
-        Some("--list") => {
-            let version = match (args.next(), args.next()) {
-                (None, _) => ProtocolVersion::LATEST,
-                (Some("--protocol"), Some(version)) => version.parse().map_err(|error| format!("{error}"))?,
-                (Some("--protocol"), None) => return Err("--protocol needs a version such as 2025-06-18".into()),
-                (Some(other), _) => return Err(format!("unexpected argument `{other}` after --list")),
-            };
-            Command::List(version)
-        }
+        Some("--list") => match (args.next(), args.next()) {
+            (None, _) => Command::List(ProtocolVersion::LATEST),
+            (Some("--protocol"), Some(version)) => Command::List(version.parse().map_err(|error| format!("{error}"))?),
+            (Some("--protocol"), None) => return Err("--protocol needs a version such as 2025-06-18".into()),
+            (Some("--format"), Some(format)) => {
+                let provider = format.parse().map_err(|error| format!("{error}"))?;
+                let strictness = match args.next() {
+                    None => Strictness::Lenient,
+                    Some("--strict") => Strictness::Strict,
+                    Some(other) => return Err(format!("unexpected argument `{other}` after --format {format}")),
+                };
+                Command::ListFor(provider, strictness)
+            }
+            (Some("--format"), None) => {
+                return Err("--format needs one of openai, openai-responses, anthropic, gemini".into());
+            }
+            (Some(other), _) => return Err(format!("unexpected argument `{other}` after --list")),
+        },
         Some("--call") => {
             let name = args.next().ok_or("--call needs a tool name")?.to_owned();
             let arguments = match args.next() {
@@ -65,7 +80,8 @@ fn parse(args: &[String]) -> Result<Command, String> {
 }
 
 /// Runs the command line; the process's exit code: 0 on success, 1 when the
-/// tool called with `--call` failed, 2 for a usage error or a failure to serve.
+/// tool called with `--call` failed, 2 for a usage error, a failure to serve,
+/// or a tool `--list --format F --strict` cannot offer (one stderr line each).
 pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
     install_logging();
     let command = match parse(&args) {
@@ -92,6 +108,15 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
             let listing = full_listing(&server).map_err(std::io::Error::other)?.to_wire(version);
             println!("{}", serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?);
         }
+        Command::ListFor(provider, strictness) => match provider::tools(server.toolbox(), provider, strictness) {
+            Ok(offered) => println!("{}", serde_json::to_string_pretty(&offered.tools).map_err(std::io::Error::other)?),
+            Err(refused) => {
+                for NotStrict { tool, reason } in refused {
+                    eprintln!("error: tool `{tool}` cannot be offered to {provider}: {reason}");
+                }
+                return Ok(ExitCode::from(2));
+            }
+        },
         Command::Call { name, arguments } => {
             let result = server.toolbox().call(&name, arguments).await.map_err(std::io::Error::other)?;
             let failed = result.is_error();
@@ -160,6 +185,7 @@ fn install_logging() {
 mod tests {
     use super::{Command, parse};
     use crate::mcp::ProtocolVersion;
+    use crate::provider::{Provider, Strictness};
 
     fn args(text: &[&str]) -> Vec<String> {
         text.iter().map(|arg| (*arg).to_owned()).collect()
@@ -180,5 +206,30 @@ mod tests {
         assert!(parse(&args(&["--call"])).is_err());
         assert!(parse(&args(&["--call", "add", "{"])).unwrap_err().contains("not valid JSON"));
         assert!(parse(&args(&["--frobnicate"])).unwrap_err().contains("unknown argument"));
+    }
+
+    #[test]
+    fn parses_the_provider_formats_of_list() {
+        assert_eq!(
+            parse(&args(&["--list", "--format", "openai"])),
+            Ok(Command::ListFor(Provider::OpenAiChat, Strictness::Lenient))
+        );
+        assert_eq!(
+            parse(&args(&["--list", "--format", "openai-responses", "--strict"])),
+            Ok(Command::ListFor(Provider::OpenAiResponses, Strictness::Strict))
+        );
+        assert_eq!(
+            parse(&args(&["--list", "--format", "anthropic", "--strict"])),
+            Ok(Command::ListFor(Provider::Anthropic, Strictness::Strict))
+        );
+        assert_eq!(
+            parse(&args(&["--list", "--format", "gemini"])),
+            Ok(Command::ListFor(Provider::Gemini, Strictness::Lenient))
+        );
+        assert!(parse(&args(&["--list", "--format", "mistral"])).unwrap_err().contains("unknown format `mistral`"));
+        assert!(parse(&args(&["--list", "--format"])).unwrap_err().contains("--format needs"));
+        assert!(parse(&args(&["--list", "--format", "openai", "--lax"])).unwrap_err().contains("`--lax`"));
+        assert!(parse(&args(&["--list", "--strict"])).unwrap_err().contains("unexpected argument `--strict`"));
+        assert!(parse(&args(&["--list", "--format", "openai", "--strict", "x"])).unwrap_err().contains("`x`"));
     }
 }

@@ -22,8 +22,10 @@ pub fn decode_arguments<A: DeserializeOwned>(spec: &ToolSpec, call: &mut ToolCal
             )));
         }
     };
-    let arguments = Value::Object(call.take_arguments());
-    let violation = checker.and_then(|checker| checker.first_violation(&spec.definition().input_schema, &arguments));
+    let mut arguments = Value::Object(call.take_arguments());
+    let schema = &spec.definition().input_schema;
+    drop_strict_nulls(&mut arguments, schema, schema);
+    let violation = checker.and_then(|checker| checker.first_violation(schema, &arguments));
     let decoded = serde_path_to_error::deserialize::<_, A>(arguments);
     let problem = match (decoded, violation) {
         (Ok(arguments), None) => return Ok(arguments),
@@ -38,4 +40,97 @@ fn located(path: &str, message: &str) -> String {
         "" | "." => message.to_owned(),
         path => format!("`{path}`: {message}"),
     }
+}
+
+/// Removes the `null`s a model answering in strict form writes for absent
+/// properties: a `null` for an optional property whose schema does not admit
+/// `null` (an `Option` admits it; a `#[serde(default)]` field does not) is
+/// taken as absent, in nested objects too. A `null` for a required property
+/// is left for serde to refuse.
+fn drop_strict_nulls(value: &mut Value, schema: &Value, root: &Value) {
+    let schema = resolve(schema, root, 0);
+    match value {
+        Value::Object(object) => {
+            let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+                return for_alternatives(value, schema, root);
+            };
+            let required = |name: &str| {
+                schema.get("required").and_then(Value::as_array).is_some_and(|names| names.iter().any(|n| n == name))
+            };
+            object.retain(|name, value| {
+                !(value.is_null()
+                    && !required(name)
+                    && properties.get(name).is_some_and(|property| !admits_null(property, root)))
+            });
+            for (name, value) in object.iter_mut() {
+                if let Some(property) = properties.get(name) {
+                    drop_strict_nulls(value, property, root);
+                }
+            }
+        }
+        Value::Array(items) => match schema.get("items") {
+            Some(item) => items.iter_mut().for_each(|value| drop_strict_nulls(value, item, root)),
+            None => for_alternatives(value, schema, root),
+        },
+        _ => {}
+    }
+}
+
+/// Goes on into the one alternative of an `anyOf`/`oneOf` (an `Option` of a
+/// struct) that is not `null`.
+fn for_alternatives(value: &mut Value, schema: &Value, root: &Value) {
+    for key in ["anyOf", "oneOf"] {
+        let Some(alternatives) = schema.get(key).and_then(Value::as_array) else { continue };
+        let mut others = alternatives
+            .iter()
+            .filter(|alternative| resolve(alternative, root, 0).get("type") != Some(&Value::from("null")));
+        if let (Some(only), None) = (others.next(), others.next()) {
+            drop_strict_nulls(value, only, root);
+        }
+    }
+}
+
+/// `schema`, or the definition its local `$ref` names.
+fn resolve<'a>(schema: &'a Value, root: &'a Value, depth: usize) -> &'a Value {
+    let target = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix("#/$defs/"))
+        .and_then(|name| root.get("$defs")?.get(name));
+    match target {
+        Some(target) if depth < 32 => resolve(target, root, depth + 1),
+        _ => schema,
+    }
+}
+
+/// Whether `schema` accepts `null` (local `$ref`s resolved against `root`'s
+/// `$defs`; a schema without any type keyword accepts everything).
+pub(crate) fn admits_null(schema: &Value, root: &Value) -> bool {
+    fn walk(schema: &Value, root: &Value, depth: usize) -> bool {
+        let map = match schema {
+            Value::Bool(accepts) => return *accepts,
+            Value::Object(map) => map,
+            _ => return false,
+        };
+        if map.contains_key("$ref") {
+            let target = resolve(schema, root, 0);
+            return !std::ptr::eq(target, schema) && depth < 32 && walk(target, root, depth + 1);
+        }
+        let typed = match map.get("type") {
+            Some(Value::String(name)) => Some(name == "null"),
+            Some(Value::Array(names)) => Some(names.iter().any(|name| name == "null")),
+            _ => None,
+        };
+        let listed = map.get("enum").and_then(Value::as_array).map(|values| values.contains(&Value::Null));
+        let constant = map.get("const").map(Value::is_null);
+        let alternatives = ["anyOf", "oneOf"]
+            .iter()
+            .filter_map(|key| map.get(*key).and_then(Value::as_array))
+            .map(|alternatives| alternatives.iter().any(|alternative| walk(alternative, root, depth + 1)))
+            .next();
+        let all = map.get("allOf").and_then(Value::as_array).map(|all| all.iter().all(|s| walk(s, root, depth + 1)));
+        let verdicts = [typed, listed, constant, alternatives, all];
+        verdicts.iter().flatten().all(|accepts| *accepts)
+    }
+    walk(schema, root, 0)
 }
