@@ -1,4 +1,4 @@
-//! Tool definitions for LLM APIs (`codeagent_core::provider`): their shapes,
+//! Tool definitions for LLM APIs (`codeagent::provider`): their shapes,
 //! the strict forms and the tools refused from them, strict-form arguments
 //! (`null` for an absent optional) decoding through `Toolbox::call`, and —
 //! ignored by default — every definition validated against the providers' own
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use codeagent::prelude::*;
-use codeagent_core::provider::{self, NotStrict, Provider, Strictness};
+use codeagent::provider::{self, NotStrict, Provider, Strictness};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};

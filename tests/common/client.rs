@@ -311,6 +311,9 @@ impl Http {
             call
         };
         let initialize = message.get("method") == Some(&json!("initialize"));
+        // A notification is answered at once (202): waiting for it keeps the
+        // client's messages in order, as one connection would.
+        let notification = message.get("method").is_some() && message.get("id").is_none();
         let sender = self.sender.clone();
         let failures = self.sender.clone();
         let exchange = async move {
@@ -341,6 +344,8 @@ impl Http {
             // The session id is needed before the next POST.
             let session = tokio::time::timeout(WAIT, exchange).await.expect("initialize answered in time");
             self.session = Some(session.expect("initialize opens a session (Mcp-Session-Id)"));
+        } else if notification {
+            tokio::time::timeout(WAIT, exchange).await.expect("a notification accepted in time");
         } else {
             tokio::spawn(async move {
                 let task = tokio::spawn(exchange);
