@@ -436,6 +436,8 @@ mod tests {
             "unit": {"enum": ["c", "f"], "type": "string"},
             "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}},
             "required": ["name"]});
+        // Every property is required, in the order the schema's object keeps them.
+        let every: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
         assert_eq!(
             convert(&schema, &OPENAI).unwrap(),
             json!({"type": "object", "properties": {
@@ -443,7 +445,7 @@ mod tests {
                 "count": {"type": ["integer", "null"], "minimum": 0},
                 "unit": {"enum": ["c", "f", null], "type": ["string", "null"]},
                 "tags": {"type": ["array", "null"], "items": {"type": "string"}}},
-                "required": ["name", "count", "unit", "tags"], "additionalProperties": false})
+                "required": every, "additionalProperties": false})
         );
     }
 
