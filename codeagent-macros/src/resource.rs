@@ -11,7 +11,7 @@ use syn::spanned::Spanned;
 use crate::attr::{Errors, ItemAttrs, RESOURCE_KEYS};
 use crate::docs::doc_text;
 use crate::expand::{Failure, Runtime, deref_impl, respanned, return_span, return_type};
-use crate::item::{self, ItemParam, check_sig, params};
+use crate::item::{self, Expansion, ItemParam, check_sig, params, unit_struct};
 use crate::names::unraw;
 
 /// Expands `#[resource]`.
@@ -121,23 +121,11 @@ fn tokens(
 ) -> TokenStream {
     let runtime = Runtime::new(attrs.krate.as_ref());
     let p = &runtime.private;
-    let vis = &item.vis;
     let name = &item.sig.ident;
     let unrawed = unraw(name);
     let spec_fn = format_ident!("__codeagent_resource_spec_{}", unrawed);
     let boxed = format_ident!("__codeagent_boxed_{}", unrawed);
     let output = format_ident!("__codeagent_contents_{}", unrawed);
-    let cfgs: Vec<_> = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg")).collect();
-    let docs: Vec<_> = item.attrs.iter().filter(|attr| attr.path().is_ident("doc")).collect();
-    let others: Vec<_> =
-        item.attrs.iter().filter(|attr| !attr.path().is_ident("cfg") && !attr.path().is_ident("doc")).collect();
-    let mut sig = item.sig.clone();
-    for input in &mut sig.inputs {
-        if let syn::FnArg::Typed(typed) = input {
-            typed.attrs.retain(|attr| attr.path().is_ident("cfg"));
-        }
-    }
-    let block = &item.block;
 
     let (resource_name, _) = item::name(&item.sig, attrs);
     let description = attrs.description.clone().unwrap_or_else(|| doc_text(&item.attrs));
@@ -186,36 +174,23 @@ fn tokens(
     let types: Vec<&syn::Type> = params.iter().map(|param| param.ty).collect();
     let deref = deref_impl(&item.sig, &types, name, name, &boxed, p);
 
-    quote! {
-        #(#cfgs)*
-        #(#docs)*
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #name;
-
-        #(#cfgs)*
-        const _: () = {
-            #(#checks)*
-            #[allow(non_upper_case_globals)]
-            const #output: bool = #output_check;
-
-            #(#others)*
-            #[allow(clippy::needless_pass_by_value)]
-            #sig #block
-
-            fn #spec_fn() -> &'static #p::ResourceSpec {
-                static SPEC: #p::OnceLock<#p::ResourceSpec> = #p::OnceLock::new();
-                SPEC.get_or_init(|| {
-                    #p::resource_spec(#uri, #resource_name)
-                        .with_description(#description)
-                        #title
-                        #mime_type
-                        #size
-                        #(#icons)*
-                })
-            }
-
-            #[automatically_derived]
+    unit_struct(Expansion {
+        item,
+        p,
+        checks,
+        output: output.clone(),
+        output_check,
+        spec_fn: spec_fn.clone(),
+        spec_type: quote!(#p::ResourceSpec),
+        spec_init: quote! {
+            #p::resource_spec(#uri, #resource_name)
+                .with_description(#description)
+                #title
+                #mime_type
+                #size
+                #(#icons)*
+        },
+        implementation: quote! {
             impl #p::Resource for #name {
                 fn spec(&self) -> &#p::ResourceSpec {
                     #spec_fn()
@@ -236,8 +211,7 @@ fn tokens(
                     })
                 }
             }
-
-            #deref
-        };
-    }
+        },
+        deref,
+    })
 }
