@@ -47,6 +47,7 @@ pub mod provider;
 pub mod result;
 pub mod server;
 pub mod toolbox;
+pub mod ui;
 pub use codeagent_uri_template as uri_template;
 
 pub use access::Channels;

@@ -1,0 +1,1 @@
+// The MCP Apps view (replaced by the full app).

@@ -1,0 +1,1 @@
+// The built-in host page (replaced by the full host page).

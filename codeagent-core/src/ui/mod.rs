@@ -1,0 +1,108 @@
+//! The browser side of rich results: one artifact renderer (HTML, CSS and
+//! JavaScript shipped inside the crate, nothing loaded from anywhere else),
+//! served as the MCP Apps view every rich tool points at, and as the built-in
+//! host page of `--http ADDR --ui`.
+//!
+//! Both documents are single self-contained files: inline `<style>` and
+//! `<script>` only, no external or relative reference, no `eval`, no network
+//! access, so they work under the MCP Apps default Content Security Policy.
+
+/// The `ui://` URI of the built-in MCP Apps view.
+pub const APP_URI: &str = "ui://codeagent/artifact";
+
+/// The MIME type of an MCP Apps HTML resource.
+pub const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";
+
+/// The MCP Apps extension's identifier in `capabilities.extensions`.
+pub const APPS_EXTENSION: &str = "io.modelcontextprotocol/ui";
+
+/// The MCP Apps view: renders the artifact of the tool result the host sends
+/// it (`ui/notifications/tool-result`), or the result's text when the
+/// artifact cannot be trusted.
+///
+/// ```
+/// let document = codeagent_core::ui::app_document();
+/// assert!(document.starts_with("<!DOCTYPE html>"));
+/// ```
+pub fn app_document() -> &'static str {
+    APP_DOCUMENT
+}
+
+/// The built-in host page: an MCP client of the server that serves it, at
+/// `/` next to `/mcp` when the server runs with `--http ADDR --ui`.
+///
+/// ```
+/// let page = codeagent_core::ui::host_page();
+/// assert!(page.starts_with("<!DOCTYPE html>"));
+/// ```
+#[cfg(feature = "http")]
+pub fn host_page() -> &'static str {
+    HOST_PAGE
+}
+
+const APP_DOCUMENT: &str = concat!(
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+    "<title>codeagent result</title><style>\n",
+    include_str!("assets/renderer.css"),
+    "</style></head><body><div id=\"codeagent-app\" data-result></div><script>\n",
+    include_str!("assets/renderer.js"),
+    "\n",
+    include_str!("assets/app.js"),
+    "</script></body></html>\n"
+);
+
+#[cfg(feature = "http")]
+const HOST_PAGE: &str = concat!(
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+    "<title>codeagent</title><style>\n",
+    include_str!("assets/renderer.css"),
+    "\n",
+    include_str!("assets/host.css"),
+    "</style></head><body><div id=\"codeagent-host\"></div><script>\n",
+    include_str!("assets/renderer.js"),
+    "\n",
+    include_str!("assets/host.js"),
+    "</script></body></html>\n"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each asset is inserted inside a `<style>` or `<script>` element: one
+    /// that closed it early would turn the rest into markup.
+    #[test]
+    fn assets_cannot_close_their_element() {
+        let assets = [
+            include_str!("assets/renderer.css"),
+            include_str!("assets/host.css"),
+            include_str!("assets/renderer.js"),
+            include_str!("assets/app.js"),
+            include_str!("assets/host.js"),
+        ];
+        for asset in assets {
+            let lower = asset.to_ascii_lowercase();
+            assert!(!lower.contains("</script") && !lower.contains("</style") && !lower.contains("<!--"));
+        }
+    }
+
+    /// Nothing is loaded from anywhere: no URL, no `eval`; and the view asks
+    /// nothing of the network at all.
+    #[test]
+    fn documents_reference_nothing_outside_themselves() {
+        #[cfg(feature = "http")]
+        let documents = [app_document(), host_page()];
+        #[cfg(not(feature = "http"))]
+        let documents = [app_document()];
+        for document in documents {
+            for forbidden in ["http://", "https://", "<link", "<iframe", "@import", "url(", "eval(", "new Function", "alert("] {
+                assert!(!document.contains(forbidden), "the document contains `{forbidden}`");
+            }
+        }
+        for forbidden in ["fetch(", "XMLHttpRequest", "WebSocket", "EventSource", "sendBeacon"] {
+            assert!(!app_document().contains(forbidden), "the view contains `{forbidden}`");
+        }
+    }
+}
