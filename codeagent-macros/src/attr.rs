@@ -10,7 +10,7 @@ use syn::{Lit, LitStr, Token};
 use crate::names::did_you_mean;
 
 /// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
-pub(crate) const TOOL_KEYS: [&str; 12] = [
+pub(crate) const TOOL_KEYS: [&str; 13] = [
     "name",
     "title",
     "description",
@@ -23,6 +23,7 @@ pub(crate) const TOOL_KEYS: [&str; 12] = [
     "crate",
     "allow_unknown_arguments",
     "inline",
+    "ui",
 ];
 
 /// A value with the span it was written at.
@@ -47,7 +48,19 @@ pub(crate) struct ToolAttrs {
     pub(crate) allow_unknown_arguments: bool,
     /// `inline`: run a sync tool on the async worker instead of the blocking pool.
     pub(crate) inline: Option<Located<bool>>,
+    /// `ui`: the MCP Apps view the tool points at.
+    pub(crate) ui: Option<UiChoice>,
     seen: Vec<String>,
+}
+
+/// What `ui = ...` says of the tool's MCP Apps view.
+pub(crate) enum UiChoice {
+    /// `ui = false`: no view, even for a rich return type.
+    Off,
+    /// `ui = true`: the built-in view, even for a return type that is not rich.
+    Builtin,
+    /// `ui = "ui://..."`: a view of the server's own.
+    Resource(String),
 }
 
 /// Collects errors so that every bad key is reported at once.
@@ -111,6 +124,7 @@ impl ToolAttrs {
                 return Err(meta.error("sync tools run on the blocking pool unless marked `inline`; remove `blocking`"));
             }
             "icons" => self.icons.extend(icons(meta)?),
+            "ui" => self.ui = Some(ui_choice(meta)?),
             "meta" => {
                 let content;
                 syn::parenthesized!(content in meta.input);
@@ -168,6 +182,32 @@ fn icons(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
             other => Err(syn::Error::new(other.span(), "each icon is a string: its URL or data: URI")),
         })
         .collect()
+}
+
+/// `ui = false`, `ui = true` or `ui = "ui://..."`.
+fn ui_choice(meta: &ParseNestedMeta<'_>) -> syn::Result<UiChoice> {
+    const HINT: &str = "`ui` takes `false` (no view), `true` (the built-in view) or the `ui://` URI of a view resource";
+    let value = meta.value().map_err(|_| meta.error(HINT))?;
+    match value.parse::<syn::Expr>()? {
+        syn::Expr::Lit(syn::ExprLit { lit: Lit::Bool(flag), .. }) => {
+            Ok(if flag.value { UiChoice::Builtin } else { UiChoice::Off })
+        }
+        syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(uri), .. }) => {
+            let text = uri.value();
+            match text.strip_prefix("ui://") {
+                Some(rest) if !rest.is_empty() && !text.chars().any(char::is_whitespace) => {
+                    Ok(UiChoice::Resource(text))
+                }
+                _ => Err(syn::Error::new(
+                    uri.span(),
+                    format!(
+                        "`ui` names an MCP Apps view by a `ui://` URI such as \"ui://my-server/chart\"; `{text}` is not one"
+                    ),
+                )),
+            }
+        }
+        other => Err(syn::Error::new(other.span(), HINT)),
+    }
 }
 
 /// `crate = "::path"`.

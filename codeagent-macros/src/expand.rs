@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
 use crate::ast::ToolFn;
-use crate::attr::{Errors, ToolAttrs};
+use crate::attr::{Errors, ToolAttrs, UiChoice};
 use crate::names::unraw;
 use crate::valid::{Site, check};
 
@@ -249,6 +249,11 @@ pub(crate) fn spec_fn_tokens(
     let checked = checks.output(tool, p);
     let output = quote!(.with_output::<#checked>());
     let allow = attrs.allow_unknown_arguments.then(|| quote!(.with_unknown_arguments_allowed()));
+    let ui = attrs.ui.as_ref().map(|choice| match choice {
+        UiChoice::Off => quote!(.without_ui()),
+        UiChoice::Builtin => quote!(.with_builtin_ui()),
+        UiChoice::Resource(uri) => quote!(.with_ui(#uri)),
+    });
     quote! {
         fn #spec_fn() -> &'static #p::ToolSpec {
             static SPEC: #p::OnceLock<#p::ToolSpec> = #p::OnceLock::new();
@@ -261,6 +266,7 @@ pub(crate) fn spec_fn_tokens(
                     #(#icons)*
                     #(#meta)*
                     #output
+                    #ui
                     #allow
             })
         }

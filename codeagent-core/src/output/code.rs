@@ -95,4 +95,8 @@ impl IntoToolResult for Code {
         );
         ToolResult::new(value).with_artifact(self.presentation.apply(artifact))
     }
+
+    fn is_rich() -> bool {
+        true
+    }
 }

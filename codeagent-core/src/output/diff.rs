@@ -69,4 +69,8 @@ impl IntoToolResult for Diff {
         );
         ToolResult::new(value).with_artifact(self.presentation.apply(artifact))
     }
+
+    fn is_rich() -> bool {
+        true
+    }
 }

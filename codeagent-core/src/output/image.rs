@@ -161,4 +161,8 @@ impl IntoToolResult for Image {
         );
         ToolResult::new(value).with_artifact(self.presentation.apply(artifact))
     }
+
+    fn is_rich() -> bool {
+        true
+    }
 }

@@ -63,6 +63,17 @@ pub trait IntoToolResult {
     {
         None
     }
+
+    /// Whether this type lowers to a rich artifact (a table, an image, code or
+    /// a diff) that text alone does not show: an MCP Apps host shows such a
+    /// tool's results in the built-in view ([`ui::APP_URI`](crate::ui::APP_URI))
+    /// unless the tool says otherwise (`#[tool(ui = ...)]`).
+    fn is_rich() -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
 }
 
 /// Title and icon builders shared by every typed output.

@@ -71,4 +71,8 @@ impl<T: IntoToolResult, E: Into<ToolError>> IntoToolResult for Result<T, E> {
     fn output_schema() -> Option<Value> {
         T::output_schema()
     }
+
+    fn is_rich() -> bool {
+        T::is_rich()
+    }
 }

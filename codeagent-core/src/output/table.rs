@@ -287,4 +287,8 @@ impl IntoToolResult for Table {
             "required": ["columns", "rows"]
         }))
     }
+
+    fn is_rich() -> bool {
+        true
+    }
 }

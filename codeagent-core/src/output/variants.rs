@@ -39,6 +39,10 @@ impl IntoToolResult for Output {
             Output::Error(output) => output.into_tool_result(),
         }
     }
+
+    fn is_rich() -> bool {
+        true
+    }
 }
 
 macro_rules! output_from {

@@ -135,4 +135,8 @@ impl<R: IntoToolResult, const OK: bool> IntoToolResult for Checked<R, OK> {
     fn output_schema() -> Option<Value> {
         R::output_schema()
     }
+
+    fn is_rich() -> bool {
+        R::is_rich()
+    }
 }

@@ -11,10 +11,11 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, ToolPage};
 
 const USAGE: &str = "\
-usage: SERVER [--http ADDR | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON] | --help]
+usage: SERVER [--http ADDR [--ui] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
   --http ADDR                  serve MCP over Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)
+  --http ADDR --ui             also serve the host page at http://ADDR/: try the tools in a browser
   --list [--protocol VERSION]  print the tools/list result (default version: the latest)
   --list --format FORMAT [--strict]
                                print the tool definitions for an LLM API; FORMAT: openai,
@@ -27,7 +28,7 @@ usage: SERVER [--http ADDR | --list [--protocol VERSION | --format FORMAT [--str
 #[derive(Debug, PartialEq)]
 enum Command {
     Serve,
-    Http(std::net::SocketAddr),
+    Http { address: std::net::SocketAddr, host_page: bool },
     List(ProtocolVersion),
     ListFor(Provider, Strictness),
     Call { name: String, arguments: Value },
@@ -41,7 +42,16 @@ fn parse(args: &[String]) -> Result<Command, String> {
         Some("--help" | "-h") => Command::Help,
         Some("--http") => {
             let address = args.next().ok_or("--http needs an address such as 127.0.0.1:8080")?;
-            Command::Http(address.parse().map_err(|_| format!("`{address}` is not an address such as 127.0.0.1:8080"))?)
+            let address =
+                address.parse().map_err(|_| format!("`{address}` is not an address such as 127.0.0.1:8080"))?;
+            let host_page = match args.next() {
+                None => false,
+                Some("--ui") => true,
+                Some(other) => {
+                    return Err(format!("unexpected argument `{other}` after --http ADDR (only --ui may follow)"));
+                }
+            };
+            Command::Http { address, host_page }
         }
         Some("--list") => match (args.next(), args.next()) {
             (None, _) => Command::List(ProtocolVersion::LATEST),
@@ -103,7 +113,7 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
 async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> {
     match command {
         Command::Help => println!("{USAGE}"),
-        Command::Http(address) => return serve_http(&server, address).await,
+        Command::Http { address, host_page } => return serve_http(&server, address, host_page).await,
         Command::List(version) => {
             let listing = full_listing(&server).map_err(std::io::Error::other)?.to_wire(version);
             println!("{}", serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?);
@@ -146,16 +156,22 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
 }
 
 #[cfg(feature = "http")]
-async fn serve_http(server: &Server, address: std::net::SocketAddr) -> std::io::Result<ExitCode> {
-    let options = super::http::HttpOptions::new();
+async fn serve_http(server: &Server, address: std::net::SocketAddr, host_page: bool) -> std::io::Result<ExitCode> {
+    let mut options = super::http::HttpOptions::new();
+    if host_page {
+        options = options.with_host_page();
+    }
     let options = if address.ip().is_loopback() { options } else { options.with_any_host() };
     eprintln!("{} {} serving MCP at http://{address}/mcp", server.info().name, server.info().version);
+    if host_page {
+        eprintln!("the host page is at http://{address}/");
+    }
     server.serve_http(address, options).await?;
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(not(feature = "http"))]
-async fn serve_http(_: &Server, _: std::net::SocketAddr) -> std::io::Result<ExitCode> {
+async fn serve_http(_: &Server, _: std::net::SocketAddr, _: bool) -> std::io::Result<ExitCode> {
     eprintln!("error: this server was built without the `http` feature of codeagent");
     Ok(ExitCode::from(2))
 }
@@ -194,7 +210,10 @@ mod tests {
     #[test]
     fn parses_the_commands_and_refuses_the_rest() {
         assert_eq!(parse(&args(&[])), Ok(Command::Serve));
-        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000"])), Ok(Command::Http("127.0.0.1:9000".parse().unwrap())));
+        let address = "127.0.0.1:9000".parse().unwrap();
+        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000"])), Ok(Command::Http { address, host_page: false }));
+        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000", "--ui"])), Ok(Command::Http { address, host_page: true }));
+        assert!(parse(&args(&["--http", "127.0.0.1:9000", "--gui"])).unwrap_err().contains("`--gui` after --http"));
         assert!(parse(&args(&["--http", "nowhere"])).unwrap_err().contains("not an address"));
         assert_eq!(parse(&args(&["--list"])), Ok(Command::List(ProtocolVersion::LATEST)));
         assert_eq!(

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::apps;
 use super::jsonrpc::{INVALID_PARAMS, RpcError, UNSUPPORTED_PROTOCOL_VERSION};
 use super::peer::Peer;
 use crate::mcp::meta::{CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY};
@@ -16,6 +17,9 @@ pub(crate) struct Era {
     pub(crate) version: ProtocolVersion,
     /// The least severe log level this request may receive messages at.
     pub(crate) log_level: Option<LogLevel>,
+    /// Whether the client declared the MCP Apps extension (at `initialize`,
+    /// or in this request's capabilities).
+    pub(crate) apps: bool,
 }
 
 impl Era {
@@ -33,6 +37,7 @@ impl Era {
         Ok(Era {
             version: negotiated.version.unwrap_or(ProtocolVersion::LATEST_LEGACY),
             log_level: negotiated.log_level.or(Some(LogLevel::Info)),
+            apps: negotiated.apps,
         })
     }
 
@@ -52,9 +57,10 @@ impl Era {
                 ));
             }
         };
-        if !meta.get(CLIENT_CAPABILITIES_KEY).is_some_and(Value::is_object) {
+        let capabilities = meta.get(CLIENT_CAPABILITIES_KEY).filter(|capabilities| capabilities.is_object());
+        let Some(capabilities) = capabilities else {
             return Err(missing_meta(CLIENT_CAPABILITIES_KEY));
-        }
+        };
         let version = match requested.parse::<ProtocolVersion>() {
             Ok(version) if version.is_modern() => version,
             _ => return Err(unsupported_version(requested)),
@@ -68,7 +74,7 @@ impl Era {
                 )
             })?),
         };
-        Ok(Era { version, log_level })
+        Ok(Era { version, log_level, apps: apps::declared(Some(capabilities)) })
     }
 }
 

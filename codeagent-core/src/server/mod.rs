@@ -3,6 +3,7 @@
 //! per-request `_meta` (2026-07-28). One process answers both.
 
 #[cfg(feature = "cli")]
+mod apps;
 mod cli;
 mod engine;
 mod era;

@@ -20,6 +20,8 @@ pub(crate) struct Negotiated {
     pub(crate) version: Option<ProtocolVersion>,
     pub(crate) initialized: bool,
     pub(crate) log_level: Option<LogLevel>,
+    /// Whether the client declared the MCP Apps extension at `initialize`.
+    pub(crate) apps: bool,
 }
 
 /// A client: its negotiated state and its requests in flight.

@@ -1,5 +1,6 @@
 //! The tool trait and the static description of a tool.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use super::schema::{HeaderParam, header_params, input_schema_for, remove_ordered
 use crate::mcp::{Icon, ToolAnnotations, ToolDefinition};
 use crate::output::IntoToolResult;
 use crate::result::ToolResult;
+use crate::ui::APP_URI;
 
 /// The future a tool call returns.
 pub type ToolFuture = Pin<Box<dyn Future<Output = ToolResult> + Send + 'static>>;
@@ -39,6 +41,7 @@ pub struct ToolSpec {
     header_params: Vec<HeaderParam>,
     checker: Result<Option<Arc<Checker>>, Refusal>,
     allow_unknown_arguments: bool,
+    ui: Option<Cow<'static, str>>,
 }
 
 impl ToolSpec {
@@ -57,6 +60,7 @@ impl ToolSpec {
             definition: ToolDefinition::new(name, input_schema),
             origin: None,
             allow_unknown_arguments: false,
+            ui: None,
         }
     }
 
@@ -96,11 +100,40 @@ impl ToolSpec {
         self
     }
 
-    /// Sets the output schema from the return type `R`.
+    /// Sets the output schema from the return type `R`, and points the tool
+    /// at the built-in MCP Apps view when `R` [is rich](IntoToolResult::is_rich).
     #[must_use]
     pub fn with_output<R: IntoToolResult>(mut self) -> Self {
         self.definition.output_schema = R::output_schema();
+        self.ui = R::is_rich().then_some(Cow::Borrowed(APP_URI));
         self
+    }
+
+    /// Points the tool at the MCP Apps view `uri` (a `ui://` resource the
+    /// server serves with MIME type `text/html;profile=mcp-app`): a client
+    /// that declares the MCP Apps extension shows the tool's results there.
+    #[must_use]
+    pub fn with_ui(mut self, uri: impl Into<Cow<'static, str>>) -> Self {
+        self.ui = Some(uri.into());
+        self
+    }
+
+    /// Points the tool at the built-in view, whatever its return type.
+    #[must_use]
+    pub fn with_builtin_ui(self) -> Self {
+        self.with_ui(APP_URI)
+    }
+
+    /// Gives the tool no MCP Apps view, whatever its return type.
+    #[must_use]
+    pub fn without_ui(mut self) -> Self {
+        self.ui = None;
+        self
+    }
+
+    /// The `ui://` URI of the tool's MCP Apps view, if it has one.
+    pub fn ui(&self) -> Option<&str> {
+        self.ui.as_deref()
     }
 
     /// Records the package that defined the tool (`#[tool]` passes the user's

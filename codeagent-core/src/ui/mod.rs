@@ -97,7 +97,9 @@ mod tests {
         #[cfg(not(feature = "http"))]
         let documents = [app_document()];
         for document in documents {
-            for forbidden in ["http://", "https://", "<link", "<iframe", "@import", "url(", "eval(", "new Function", "alert("] {
+            for forbidden in
+                ["http://", "https://", "<link", "<iframe", "@import", "url(", "eval(", "new Function", "alert("]
+            {
                 assert!(!document.contains(forbidden), "the document contains `{forbidden}`");
             }
         }

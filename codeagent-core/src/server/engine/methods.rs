@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 use super::Engine;
 use super::resources::cursor_param;
 use crate::mcp::ProtocolVersion;
+use crate::server::apps;
 use crate::server::era::{Era, supported_versions};
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 use crate::server::peer::Peer;
@@ -14,7 +15,7 @@ use crate::toolbox::LogLevel;
 impl Engine {
     /// What the server offers `version`: tools and logging always; resources,
     /// prompts and completion when it has them (completion from 2025-03-26).
-    fn capabilities(&self, version: ProtocolVersion) -> Value {
+    fn capabilities(&self, version: ProtocolVersion, apps: bool) -> Value {
         let mut capabilities = Map::new();
         capabilities.insert("tools".into(), json!({ "listChanged": true }));
         if self.toolbox.has_resources() {
@@ -27,6 +28,9 @@ impl Engine {
             capabilities.insert("completions".into(), json!({}));
         }
         capabilities.insert("logging".into(), json!({}));
+        if apps {
+            apps::advertise(&mut capabilities);
+        }
         Value::Object(capabilities)
     }
 
@@ -37,13 +41,15 @@ impl Engine {
             Some(version) if !ProtocolVersion::is_modern(version) => version,
             _ => ProtocolVersion::LATEST_LEGACY,
         };
+        let apps = apps::declared(params.get("capabilities"));
         peer.update(|negotiated| {
             negotiated.version = Some(version);
             negotiated.initialized = false;
+            negotiated.apps = apps;
         });
         let mut result = Map::new();
         result.insert("protocolVersion".into(), Value::from(version.as_str()));
-        result.insert("capabilities".into(), self.capabilities(version));
+        result.insert("capabilities".into(), self.capabilities(version, apps));
         result.insert("serverInfo".into(), self.info.to_wire(version));
         if let Some(instructions) = &self.instructions {
             result.insert("instructions".into(), Value::from(instructions.as_str()));
@@ -52,10 +58,10 @@ impl Engine {
     }
 
     /// `server/discover` (2026-07-28).
-    pub(super) fn discover(&self) -> Value {
+    pub(super) fn discover(&self, era: Era) -> Value {
         let mut result = Map::new();
         result.insert("supportedVersions".into(), json!(supported_versions()));
-        result.insert("capabilities".into(), self.capabilities(ProtocolVersion::LATEST));
+        result.insert("capabilities".into(), self.capabilities(ProtocolVersion::LATEST, era.apps));
         if let Some(instructions) = &self.instructions {
             result.insert("instructions".into(), Value::from(instructions.as_str()));
         }
@@ -80,6 +86,13 @@ impl Engine {
     /// `tools/list`, one page from the request's cursor.
     pub(super) fn list(&self, era: Era, params: &Map<String, Value>) -> Result<Value, RpcError> {
         let cursor = cursor_param(params)?;
-        self.toolbox.wire_page(era.version, cursor).map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))
+        let mut page = self
+            .toolbox
+            .wire_page(era.version, cursor)
+            .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))?;
+        if era.apps {
+            apps::point_tools_at_views(&mut page, &self.toolbox);
+        }
+        Ok(page)
     }
 }

@@ -172,7 +172,7 @@ impl Engine {
             Some(Method::Initialize) => Ok(self.initialize(peer, &params)),
             Some(Method::Ping) => Ok(Value::Object(Map::new())),
             Some(Method::SetLogLevel) => self.set_level(peer, &params),
-            Some(Method::Discover) => Ok(self.discover()),
+            Some(Method::Discover) => Ok(self.discover(era)),
             Some(Method::ToolsList) => self.list(era, &params),
             None => Err(RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {name}"))),
         };

@@ -6,12 +6,14 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Engine, Reply, Route, refused, request_context, unless_stopped};
+use crate::server::apps;
 use crate::server::era::Era;
 use crate::server::jsonrpc::{
     INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError, error_message, result_message,
 };
 use crate::server::peer::{Peer, Slot};
 use crate::toolbox::ResourceError;
+use crate::ui::APP_URI;
 
 /// The `uri` parameter of a resource request.
 fn uri_param(params: &Map<String, Value>) -> Result<&str, RpcError> {
@@ -53,9 +55,14 @@ impl Engine {
         templates: bool,
     ) -> Result<Value, RpcError> {
         let cursor = cursor_param(params)?;
-        self.toolbox
+        let mut page = self
+            .toolbox
             .wire_resources(era.version, cursor, templates)
-            .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))
+            .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))?;
+        if era.apps && !templates {
+            apps::list_builtin_view(&mut page, &self.toolbox);
+        }
+        Ok(page)
     }
 
     /// `resources/subscribe` (`subscribe`) or `resources/unsubscribe`.
@@ -74,6 +81,20 @@ impl Engine {
         Ok(Value::Object(Map::new()))
     }
 
+    /// The result of a read of `uri` that gave `contents` (on the wire).
+    fn read_result(&self, era: Era, uri: &str, contents: Vec<Value>) -> Value {
+        let mut result = Map::new();
+        result.insert("contents".into(), Value::Array(contents));
+        if era.is_modern() {
+            let cache = self.toolbox.read_cache_hint(uri);
+            let ttl = u64::try_from(cache.ttl().as_millis()).unwrap_or(u64::MAX);
+            result.insert("ttlMs".into(), Value::from(ttl));
+            let scope = if cache.is_public() { "public" } else { "private" };
+            result.insert("cacheScope".into(), Value::from(scope));
+        }
+        self.finish(era, Value::Object(result))
+    }
+
     /// Starts `resources/read` request `id`.
     pub(super) fn read(
         self: &Arc<Self>,
@@ -88,6 +109,17 @@ impl Engine {
             Ok(uri) => uri.to_owned(),
             Err(error) => return refused(peer, &id, &slot, &error),
         };
+        if uri == APP_URI && apps::serves_builtin_view(&self.toolbox) {
+            let answer = apps::builtin_view(era.version)
+                .map(|contents| self.read_result(era, &uri, vec![contents]))
+                .map_err(|error| RpcError::new(INTERNAL_ERROR, format!("Reading {uri} failed: {error}")));
+            slot.finish();
+            peer.complete(&id);
+            return Reply::Now(Some(match answer {
+                Ok(result) => result_message(&id, result),
+                Err(error) => error_message(&id, &error),
+            }));
+        }
         let context = request_context(&id, era, &params, &slot, route);
         let reading = match self.toolbox.start_read(&uri, context) {
             Ok(reading) => reading,
@@ -100,17 +132,8 @@ impl Engine {
             let read = unless_stopped(&peer, &id, &slot, &route, reading).await?;
             Some(match read {
                 Ok(contents) => {
-                    let mut result = Map::new();
                     let contents = contents.into_iter().map(|content| content.into_wire(era.version)).collect();
-                    result.insert("contents".into(), Value::Array(contents));
-                    if era.is_modern() {
-                        let cache = engine.toolbox.read_cache_hint(&uri);
-                        let ttl = u64::try_from(cache.ttl().as_millis()).unwrap_or(u64::MAX);
-                        result.insert("ttlMs".into(), Value::from(ttl));
-                        let scope = if cache.is_public() { "public" } else { "private" };
-                        result.insert("cacheScope".into(), Value::from(scope));
-                    }
-                    result_message(&id, engine.finish(era, Value::Object(result)))
+                    result_message(&id, engine.read_result(era, &uri, contents))
                 }
                 Err(error) => error_message(&id, &read_error(era, &uri, &error)),
             })

@@ -16,6 +16,7 @@ mod answer;
 mod channel;
 mod guard;
 mod headers;
+mod page;
 mod respond;
 mod resume;
 mod routes;
@@ -25,7 +26,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::routing::post;
+use axum::routing::{get, post};
 
 pub use guard::{Authorize, BearerToken, Unauthorized};
 
@@ -55,6 +56,7 @@ pub struct HttpOptions {
     request_timeout: Duration,
     keep_alive: Duration,
     session_idle: Duration,
+    host_page: bool,
 }
 
 impl Default for HttpOptions {
@@ -72,6 +74,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("authorized", &self.authorizer.is_some())
             .field("body_limit", &self.body_limit)
             .field("request_timeout", &self.request_timeout)
+            .field("host_page", &self.host_page)
             .finish_non_exhaustive()
     }
 }
@@ -90,6 +93,7 @@ impl HttpOptions {
             request_timeout: Duration::from_secs(300),
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(3600),
+            host_page: false,
         }
     }
 
@@ -140,6 +144,17 @@ impl HttpOptions {
         self
     }
 
+    /// Also serves the built-in host page at `/` (the command line's `--ui`):
+    /// a browser page, an MCP client of this endpoint, that lists the tools,
+    /// builds a form from each input schema, calls the tool and renders its
+    /// result (see [`ui::host_page`](crate::ui::host_page)). Ignored when the
+    /// endpoint itself is at `/`.
+    #[must_use]
+    pub fn with_host_page(mut self) -> Self {
+        self.host_page = true;
+        self
+    }
+
     /// How long a legacy session may stay unused before it expires (an hour).
     #[must_use]
     pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
@@ -165,5 +180,8 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Router {
         sessions: Sessions::new(options.session_idle),
         options,
     };
-    Router::new().route(&path, post(routes::post).get(routes::get).delete(routes::delete)).with_state(Arc::new(http))
+    let page = http.options.host_page && path != "/";
+    let router = Router::new().route(&path, post(routes::post).get(routes::get).delete(routes::delete));
+    let router = if page { router.route("/", get(page::get)) } else { router };
+    router.with_state(Arc::new(http))
 }
