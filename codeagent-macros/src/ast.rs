@@ -16,6 +16,8 @@ pub(crate) struct ToolFn<'a> {
     pub(crate) docs: String,
     pub(crate) receiver: Option<&'a syn::Receiver>,
     pub(crate) params: Vec<ToolArg<'a>>,
+    /// The form types the body asks the person for (`elicit::<T>`).
+    pub(crate) forms: Vec<Type>,
 }
 
 /// One parameter of a tool function.
@@ -34,6 +36,7 @@ impl<'a> ToolFn<'a> {
     /// Reads the signature; problems with single parameters go to `errors`.
     pub(crate) fn from_sig(
         sig: &'a syn::Signature,
+        body: &syn::Block,
         fn_attrs: &[Attribute],
         attrs: ToolAttrs,
         errors: &mut Errors,
@@ -50,7 +53,8 @@ impl<'a> ToolFn<'a> {
                 }
             }
         }
-        ToolFn { sig, attrs, docs: doc_text(fn_attrs), receiver, params }
+        let forms = crate::forms::elicited(quote::ToTokens::to_token_stream(body), &sig.generics);
+        ToolFn { sig, attrs, docs: doc_text(fn_attrs), receiver, params, forms }
     }
 
     /// The tool's name: the `name` key, else the function's unrawed name.

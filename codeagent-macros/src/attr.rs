@@ -10,7 +10,7 @@ use syn::{Lit, LitStr, Token};
 use crate::names::did_you_mean;
 
 /// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
-pub(crate) const TOOL_KEYS: [&str; 13] = [
+pub(crate) const TOOL_KEYS: [&str; 14] = [
     "name",
     "title",
     "description",
@@ -24,7 +24,11 @@ pub(crate) const TOOL_KEYS: [&str; 13] = [
     "allow_unknown_arguments",
     "inline",
     "ui",
+    "requires",
 ];
+
+/// The client capabilities a tool may require.
+const CAPABILITIES: [&str; 4] = ["sampling", "elicitation", "elicitation.url", "roots"];
 
 /// A value with the span it was written at.
 pub(crate) struct Located<T> {
@@ -50,6 +54,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) inline: Option<Located<bool>>,
     /// `ui`: the MCP Apps view the tool points at.
     pub(crate) ui: Option<UiChoice>,
+    /// `requires = [...]`: the client capabilities the tool needs.
+    pub(crate) requires: Vec<String>,
     seen: Vec<String>,
 }
 
@@ -125,6 +131,7 @@ impl ToolAttrs {
             }
             "icons" => self.icons.extend(icons(meta)?),
             "ui" => self.ui = Some(ui_choice(meta)?),
+            "requires" => self.requires = capabilities(meta)?,
             "meta" => {
                 let content;
                 syn::parenthesized!(content in meta.input);
@@ -180,6 +187,26 @@ fn icons(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
         .map(|element| match element {
             syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(src), .. }) => Ok(src.value()),
             other => Err(syn::Error::new(other.span(), "each icon is a string: its URL or data: URI")),
+        })
+        .collect()
+}
+
+/// `requires = ["sampling", ...]`: known client capabilities only.
+fn capabilities(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
+    let hint = format!(
+        "`requires` lists client capabilities: `requires = [\"sampling\"]`, from {}",
+        CAPABILITIES.iter().map(|capability| format!("\"{capability}\"")).collect::<Vec<_>>().join(", ")
+    );
+    let list: syn::ExprArray = meta.value().map_err(|_| meta.error(&hint))?.parse().map_err(|_| meta.error(&hint))?;
+    list.elems
+        .iter()
+        .map(|element| match element {
+            syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(text), .. })
+                if CAPABILITIES.contains(&text.value().as_str()) =>
+            {
+                Ok(text.value())
+            }
+            other => Err(syn::Error::new(other.span(), &hint)),
         })
         .collect()
 }

@@ -34,7 +34,7 @@ impl Runtime {
 pub(crate) fn free_tool(args: TokenStream, item: &syn::ItemFn) -> Result<TokenStream, Failure> {
     let mut errors = Errors::default();
     let attrs = ToolAttrs::parse(args, &mut errors);
-    let tool = ToolFn::from_sig(&item.sig, &item.attrs, attrs, &mut errors);
+    let tool = ToolFn::from_sig(&item.sig, &item.block, &item.attrs, attrs, &mut errors);
     check(&tool, Site::Free, &mut errors);
     if let Err(error) = errors.finish() {
         return Err(Failure { error, krate: tool.attrs.krate.clone() });
@@ -249,6 +249,8 @@ pub(crate) fn spec_fn_tokens(
     let checked = checks.output(tool, p);
     let output = quote!(.with_output::<#checked>());
     let allow = attrs.allow_unknown_arguments.then(|| quote!(.with_unknown_arguments_allowed()));
+    let forms = tool.forms.iter().map(|ty| quote!(.with_elicitation::<#ty>()));
+    let requires = attrs.requires.iter().map(|capability| quote!(.with_required_capability(#capability)));
     let ui = attrs.ui.as_ref().map(|choice| match choice {
         UiChoice::Off => quote!(.without_ui()),
         UiChoice::Builtin => quote!(.with_builtin_ui()),
@@ -266,6 +268,8 @@ pub(crate) fn spec_fn_tokens(
                     #(#icons)*
                     #(#meta)*
                     #output
+                    #(#forms)*
+                    #(#requires)*
                     #ui
                     #allow
             })

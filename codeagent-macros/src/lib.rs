@@ -15,6 +15,7 @@ mod attr;
 mod docs;
 mod expand;
 mod fallback;
+mod forms;
 mod item;
 mod names;
 mod prompt;

@@ -74,7 +74,7 @@ pub(crate) fn expand(args: TokenStream, item: &syn::ItemImpl) -> Result<TokenStr
         if let Some(krate) = &attrs.krate {
             errors.at(krate.span(), "set `crate` on #[toolbox(...)] for the whole impl block");
         }
-        let tool = ToolFn::from_sig(&method.sig, &method.attrs, attrs, &mut errors);
+        let tool = ToolFn::from_sig(&method.sig, &method.block, &method.attrs, attrs, &mut errors);
         check(&tool, Site::Method, &mut errors);
         tools.push(tool);
     }

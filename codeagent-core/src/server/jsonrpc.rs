@@ -17,6 +17,8 @@ pub const INTERNAL_ERROR: i64 = -32603;
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
 /// An HTTP header does not match the body (2026-07-28).
 pub const HEADER_MISMATCH: i64 = -32020;
+/// The client lacks a capability the request needs (2026-07-28).
+pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
 /// The request's protocol version is not supported (2026-07-28).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
@@ -73,8 +75,9 @@ pub(crate) enum Incoming {
     Request(Request),
     /// A notification, never answered.
     Notification { method: String, params: Map<String, Value> },
-    /// A response to a request of ours (this server sends none).
-    Response,
+    /// A response to a request of ours (a question a tool asked): its id
+    /// and its result, or its error object.
+    Response { id: Value, outcome: Result<Value, Value> },
     /// Not a valid message; answered with `error`, with `id` when it could be read.
     Invalid { id: Value, error: RpcError },
     /// A JSON-RPC batch, not yet looked into.
@@ -120,7 +123,14 @@ pub(crate) fn classify(message: Value) -> Incoming {
     let method = match object.remove("method") {
         Some(Value::String(method)) => method,
         Some(_) => return invalid("`method` must be a string"),
-        None if object.contains_key("result") || object.contains_key("error") => return Incoming::Response,
+        None if object.contains_key("result") || object.contains_key("error") => {
+            let outcome = match (object.remove("result"), object.remove("error")) {
+                (Some(result), None) => Ok(result),
+                (None, Some(error)) => Err(error),
+                _ => return invalid("a response has a `result` or an `error`, not both"),
+            };
+            return Incoming::Response { id: id.unwrap_or(Value::Null), outcome };
+        }
         None => return invalid("a message needs a `method` (or a `result` or `error`, for a response)"),
     };
     let params = match object.remove("params") {

@@ -2,18 +2,21 @@
 //! open with `initialize` (2024-11-05 to 2025-11-25), modern clients send a
 //! per-request `_meta` (2026-07-28). One process answers both.
 
-#[cfg(feature = "cli")]
 mod apps;
+mod ask;
+#[cfg(feature = "cli")]
 mod cli;
 mod engine;
 mod era;
 #[cfg(feature = "http")]
 pub mod http;
 mod info;
+mod input;
 pub mod jsonrpc;
 mod lines;
 mod outlet;
 mod peer;
+mod state;
 mod stdio;
 
 use std::future::Future;
@@ -27,6 +30,7 @@ pub use crate::mcp::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY,
 };
 pub use info::ServerInfo;
+pub use state::{DEFAULT_STATE_TTL, MIN_KEY_BYTES, STATE_KEY_VAR, StateKeyError, StateKeys};
 
 use crate::mcp::Icon;
 use crate::toolbox::Toolbox;
@@ -52,6 +56,8 @@ pub const DEFAULT_MESSAGE_LIMIT: usize = 16 * 1024 * 1024;
 pub struct Server {
     engine: Engine,
     message_limit: usize,
+    /// Why the keys of [`STATE_KEY_VAR`] were refused, if they were.
+    state_key_problem: Option<StateKeyError>,
 }
 
 impl Server {
@@ -59,6 +65,10 @@ impl Server {
     pub fn new(toolbox: Toolbox) -> Self {
         let (name, version) =
             toolbox.origin().map_or_else(default_identity, |(name, version)| (name.to_owned(), version.to_owned()));
+        let (state_keys, state_key_problem) = match StateKeys::from_env() {
+            Ok(keys) => (keys, None),
+            Err(problem) => (StateKeys::process_key(), Some(problem)),
+        };
         Server {
             engine: Engine {
                 toolbox,
@@ -73,8 +83,12 @@ impl Server {
                 modern_info: Value::Null,
                 instructions: None,
                 discover_ttl: Duration::from_secs(3600),
+                state_keys,
+                state_ttl: DEFAULT_STATE_TTL,
+                ask_timeout: ask::DEFAULT_ASK_TIMEOUT,
             },
             message_limit: DEFAULT_MESSAGE_LIMIT,
+            state_key_problem,
         }
     }
 
@@ -142,6 +156,39 @@ impl Server {
         self
     }
 
+    /// Signs and verifies 2026-07-28 `requestState` with `keys` instead of
+    /// those of [`STATE_KEY_VAR`] (or the process's random key).
+    #[must_use]
+    pub fn with_state_keys(mut self, keys: StateKeys) -> Self {
+        self.engine.state_keys = keys;
+        self.state_key_problem = None;
+        self
+    }
+
+    /// How long a 2026-07-28 `requestState` stays valid ([`DEFAULT_STATE_TTL`] unless set).
+    #[must_use]
+    pub fn with_state_ttl(mut self, ttl: Duration) -> Self {
+        self.engine.state_ttl = ttl;
+        self
+    }
+
+    /// How long a tool's question to a legacy client waits for the answer
+    /// (5 minutes unless set); then the tool gets [`AskError::TimedOut`](crate::toolbox::AskError::TimedOut).
+    #[must_use]
+    pub fn with_ask_timeout(mut self, timeout: Duration) -> Self {
+        self.engine.ask_timeout = timeout;
+        self
+    }
+
+    /// Why the state keys of [`STATE_KEY_VAR`] were refused, when they were:
+    /// serving then fails with this error.
+    fn check_state_keys(&self) -> std::io::Result<()> {
+        match &self.state_key_problem {
+            Some(problem) => Err(std::io::Error::other(format!("{STATE_KEY_VAR}: {problem}"))),
+            None => Ok(()),
+        }
+    }
+
     /// The toolbox served.
     pub fn toolbox(&self) -> &Toolbox {
         &self.engine.toolbox
@@ -166,6 +213,7 @@ impl Server {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
+        self.check_state_keys()?;
         stdio::serve_stream(self.engine(), reader, writer, self.message_limit).await
     }
 
@@ -181,6 +229,7 @@ impl Server {
     /// are accepted unless `options` say otherwise.
     #[cfg(feature = "http")]
     pub async fn serve_http(&self, address: std::net::SocketAddr, options: http::HttpOptions) -> std::io::Result<()> {
+        self.check_state_keys()?;
         let listener = tokio::net::TcpListener::bind(address).await?;
         tracing::info!("serving MCP over HTTP at http://{}{}", listener.local_addr()?, options.path);
         axum::serve(listener, self.http_router(options)).await

@@ -22,6 +22,11 @@ pub(crate) trait Outlet: Send + Sync + 'static {
 
     /// Resolves once nothing more can reach the client.
     fn closed(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+
+    /// Whether a request to the client (a tool's question) can go this way.
+    fn carries_requests(&self) -> bool {
+        true
+    }
 }
 
 /// Sends `notification` with `params` through `outlet`.

@@ -4,10 +4,11 @@
 //! answered exactly once and a cancelled one not at all.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde_json::Value;
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::{INVALID_REQUEST, RpcError};
@@ -36,7 +37,16 @@ pub(crate) struct Peer {
     streams_ended: CancellationToken,
     /// The resource URIs a legacy client subscribed to.
     subscriptions: Mutex<BTreeSet<String>>,
+    /// The capabilities the client declared at `initialize`.
+    capabilities: Mutex<Value>,
+    /// The questions asked of the client and not answered yet, by id.
+    questions: Mutex<HashMap<String, oneshot::Sender<Answer>>>,
+    /// The number of the next question.
+    next_question: AtomicU64,
 }
+
+/// A client's answer to a question: its result, or its error object.
+pub(crate) type Answer = Result<Value, Value>;
 
 /// One request in flight.
 #[derive(Debug, Default)]
@@ -112,12 +122,48 @@ impl Peer {
         }
     }
 
-    /// Ends the client: every request in flight stops unanswered.
+    /// Ends the client: every request in flight stops unanswered, and every
+    /// question waits no more.
     pub(crate) fn close(&self) {
         for (_, slot) in lock(&self.inflight).drain() {
             slot.finish();
         }
+        lock(&self.questions).clear();
         self.closed.cancel();
+    }
+
+    /// Records the capabilities the client declared at `initialize`.
+    pub(crate) fn set_capabilities(&self, capabilities: Value) {
+        *lock(&self.capabilities) = capabilities;
+    }
+
+    /// The capabilities the client declared at `initialize`.
+    pub(crate) fn capabilities(&self) -> Value {
+        lock(&self.capabilities).clone()
+    }
+
+    /// Opens a question: its id (unique for this client, and unlike any id a
+    /// client would pick: `codeagent-N`) and where its answer will arrive.
+    pub(crate) fn ask(&self) -> (Value, oneshot::Receiver<Answer>) {
+        let number = self.next_question.fetch_add(1, Ordering::Relaxed) + 1;
+        let id = Value::from(format!("codeagent-{number}"));
+        let (sender, receiver) = oneshot::channel();
+        lock(&self.questions).insert(key(&id), sender);
+        (id, receiver)
+    }
+
+    /// Delivers the client's answer to question `id`; false when no such
+    /// question is open (answered already, given up, or never asked).
+    pub(crate) fn answer(&self, id: &Value, answer: Answer) -> bool {
+        match lock(&self.questions).remove(&key(id)) {
+            Some(sender) => sender.send(answer).is_ok(),
+            None => false,
+        }
+    }
+
+    /// Gives up question `id`: a later answer is ignored.
+    pub(crate) fn forget(&self, id: &Value) {
+        lock(&self.questions).remove(&key(id));
     }
 
     /// Subscribes the client to updates of resource `uri` (`resources/subscribe`).

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Map, Value, json};
 pub use tokio_util::sync::CancellationToken;
 
+use super::ask::Asker;
 use crate::mcp::{Notification, ProtocolVersion};
 
 /// Where a context sends notifications: the connection that carried the request.
@@ -83,6 +84,7 @@ struct ContextState {
     notifier: Option<Arc<dyn Notifier>>,
     log_level: Option<LogLevel>,
     protocol_version: Option<ProtocolVersion>,
+    asker: Option<Arc<dyn Asker>>,
 }
 
 /// Everything a server knows about a request, to build its [`Context`].
@@ -100,6 +102,8 @@ pub(crate) struct RequestInfo {
     pub(crate) log_level: Option<LogLevel>,
     /// The protocol version of the request.
     pub(crate) protocol_version: Option<ProtocolVersion>,
+    /// Where the tool's questions to the client go.
+    pub(crate) asker: Option<Arc<dyn Asker>>,
 }
 
 impl Context {
@@ -123,8 +127,14 @@ impl Context {
                 notifier: info.notifier,
                 log_level: info.log_level,
                 protocol_version: info.protocol_version,
+                asker: info.asker,
             }),
         }
+    }
+
+    /// Where the tool's questions go, when a client can be asked.
+    pub(crate) fn asker(&self) -> Option<&dyn Asker> {
+        self.inner.asker.as_deref()
     }
 
     /// The request's `_meta`, as the client sent it.

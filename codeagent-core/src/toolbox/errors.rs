@@ -73,6 +73,14 @@ pub enum AddToolError {
     /// The input schema states a constraint that cannot be enforced.
     #[error(transparent)]
     Unenforceable(#[from] UnenforceableSchema),
+    /// The tool asks the person for a form MCP elicitation cannot carry.
+    #[error("the tool `{tool}` cannot be added: {problem}")]
+    NotAForm {
+        /// The tool.
+        tool: String,
+        /// The form type and what is wrong with it.
+        problem: String,
+    },
 }
 
 /// A resource URI or template that is already taken.

@@ -1,5 +1,6 @@
 //! Toolboxes: named tools with their schemas, listings and calls.
 
+mod ask;
 mod completion;
 mod constraints;
 mod context;
@@ -23,6 +24,11 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 
+pub(crate) use ask::{Ask, AskFuture, AskMethod, Asker};
+pub use ask::{
+    AskError, Elicitation, FormError, ModelPreferences, Question, Root, Sampled, Sampling, SamplingContent,
+    UrlElicitation, form_schema,
+};
 pub use completion::{Completer, Completion, MAX_COMPLETIONS};
 pub use context::{CancellationToken, Context, LogLevel};
 pub(crate) use context::{Notifier, RequestInfo};
@@ -178,6 +184,9 @@ impl Toolbox {
     pub fn try_add_shared(&self, tool: Arc<dyn Tool>) -> Result<(), AddToolError> {
         if let Some(problem) = tool.spec().schema_problem() {
             return Err(UnenforceableSchema::new(tool.spec().name(), problem).into());
+        }
+        if let Some(problem) = tool.spec().form_problem() {
+            return Err(AddToolError::NotAForm { tool: tool.spec().name().to_owned(), problem: problem.to_owned() });
         }
         Ok(self.registry.add(tool)?)
     }

@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use super::ToolCall;
+use super::ask::form_schema;
 use super::constraints::{Checker, Refusal};
 use super::schema::{HeaderParam, header_params, input_schema_for, remove_ordered};
 use crate::mcp::{Icon, ToolAnnotations, ToolDefinition};
@@ -42,6 +43,8 @@ pub struct ToolSpec {
     checker: Result<Option<Arc<Checker>>, Refusal>,
     allow_unknown_arguments: bool,
     ui: Option<Cow<'static, str>>,
+    required_capabilities: Vec<&'static str>,
+    form_problems: Vec<String>,
 }
 
 impl ToolSpec {
@@ -61,6 +64,8 @@ impl ToolSpec {
             origin: None,
             allow_unknown_arguments: false,
             ui: None,
+            required_capabilities: Vec::new(),
+            form_problems: Vec::new(),
         }
     }
 
@@ -131,6 +136,31 @@ impl ToolSpec {
         self
     }
 
+    /// Needs the client capability `capability` (`"sampling"`, `"elicitation"`,
+    /// `"roots"`): a client that did not declare it is refused the call with
+    /// a `-32021` error naming it, before the tool runs.
+    #[must_use]
+    pub fn with_required_capability(mut self, capability: &'static str) -> Self {
+        self.required_capabilities.push(capability);
+        self
+    }
+
+    /// The client capabilities the tool needs.
+    pub fn required_capabilities(&self) -> &[&'static str] {
+        &self.required_capabilities
+    }
+
+    /// Records that the tool asks the person for a form of `T`
+    /// (`#[tool]` calls it for each `elicit::<T>` in the tool's body): a `T`
+    /// outside what MCP elicitation allows makes the toolbox refuse the tool.
+    #[must_use]
+    pub fn with_elicitation<T: JsonSchema>(mut self) -> Self {
+        if let Err(problem) = form_schema::<T>() {
+            self.form_problems.push(problem.to_string());
+        }
+        self
+    }
+
     /// The `ui://` URI of the tool's MCP Apps view, if it has one.
     pub fn ui(&self) -> Option<&str> {
         self.ui.as_deref()
@@ -185,6 +215,12 @@ impl ToolSpec {
     /// compile, a `$ref` it cannot resolve. The toolbox refuses such a tool.
     pub fn schema_problem(&self) -> Option<String> {
         self.checker.as_ref().err().map(Refusal::to_string)
+    }
+
+    /// Why a form the tool asks for ([`with_elicitation`](ToolSpec::with_elicitation))
+    /// is not one MCP elicitation can carry; the toolbox refuses such a tool.
+    pub fn form_problem(&self) -> Option<&str> {
+        self.form_problems.first().map(String::as_str)
     }
 
     /// The argument checker: `Ok(None)` when the schema states nothing serde

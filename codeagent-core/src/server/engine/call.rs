@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::input::{Round, Subject, stuck};
 use super::{Engine, Reply, Route, refused, request_context};
 use crate::server::era::Era;
 use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
@@ -18,6 +19,8 @@ const CANCEL_GRACE: Duration = Duration::from_secs(1);
 /// How a tool call ended.
 enum Outcome {
     Finished(crate::ToolResult),
+    /// 2026-07-28: a question has no answer yet.
+    InputRequired,
     Stopped,
     TimedOut,
 }
@@ -40,15 +43,27 @@ impl Engine {
                 return refused(peer, &id, &slot, &error);
             }
         };
-        let context = request_context(&id, era, &params, &slot, route);
-        let started = match self.toolbox.start(&name, params.remove("arguments"), context) {
+        if let Some(tool) = self.toolbox.get(&name)
+            && let Some(error) = self.missing_capability(peer, era, &params, tool.spec())
+        {
+            return refused(peer, &id, &slot, &error);
+        }
+        let arguments = params.remove("arguments");
+        let subject =
+            Subject { method: "tools/call", name: &name, arguments: arguments.as_ref().unwrap_or(&Value::Null) };
+        let (asker, round) = match self.questions(peer, era, &subject, &params, &slot, route) {
+            Ok(questions) => questions,
+            Err(error) => return refused(peer, &id, &slot, &error),
+        };
+        let context = request_context(&id, era, &params, &slot, route, Some(asker));
+        let started = match self.toolbox.start(&name, arguments, context) {
             Ok(started) => started,
             Err(error) => return refused(peer, &id, &slot, &RpcError::new(INVALID_PARAMS, error.to_string())),
         };
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
         let route = route.clone();
-        Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, started).await }))
+        Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, started, round).await }))
     }
 
     /// Runs a started call to its end; the response, unless none is owed.
@@ -60,6 +75,7 @@ impl Engine {
         slot: &Slot,
         route: &Route,
         mut call: StartedCall,
+        round: Option<Round>,
     ) -> Option<Value> {
         let hangup = route.hangup.clone().unwrap_or_default();
         let deadline = route.deadline;
@@ -70,7 +86,9 @@ impl Engine {
             }
         };
         let outcome = tokio::select! {
+            biased;
             result = &mut call => Outcome::Finished(result),
+            () = stuck(round.as_ref()) => Outcome::InputRequired,
             () = slot.stop.cancelled() => Outcome::Stopped,
             () = hangup.cancelled() => Outcome::Stopped,
             () = expired => Outcome::TimedOut,
@@ -82,6 +100,12 @@ impl Engine {
         let response = match outcome {
             Outcome::Finished(result) => {
                 return owed.then(|| result_message(&id, self.call_result(era, call.spec(), result)));
+            }
+            Outcome::InputRequired => {
+                // The tool waits on a question this round cannot answer: it ends here.
+                drop(call);
+                let round = round.as_ref()?;
+                return owed.then(|| result_message(&id, self.input_required(era, round)));
             }
             Outcome::TimedOut if owed => {
                 let seconds = deadline.unwrap_or_default().as_secs_f64();

@@ -42,6 +42,9 @@ impl Engine {
             _ => ProtocolVersion::LATEST_LEGACY,
         };
         let apps = version.has_meta() && apps::declared(params.get("capabilities"));
+        peer.set_capabilities(
+            params.get("capabilities").filter(|value| value.is_object()).cloned().unwrap_or_default(),
+        );
         peer.update(|negotiated| {
             negotiated.version = Some(version);
             negotiated.initialized = false;

@@ -6,6 +6,7 @@
 
 mod batch;
 mod call;
+mod input;
 mod listen;
 mod methods;
 mod prompts;
@@ -24,9 +25,10 @@ use super::info::ServerInfo;
 use super::jsonrpc::{Incoming, METHOD_NOT_FOUND, Request, RpcError, error_message, result_message};
 use super::outlet::{Outlet, RequestNotifier};
 use super::peer::{Peer, Slot};
+use super::state::StateKeys;
 use crate::mcp::meta::SERVER_INFO_KEY;
 use crate::mcp::{Method, Notification};
-use crate::toolbox::{Context, RequestInfo, Toolbox};
+use crate::toolbox::{Asker, Context, RequestInfo, Toolbox};
 
 /// What a server serves and how it describes itself.
 #[derive(Clone)]
@@ -37,6 +39,12 @@ pub(crate) struct Engine {
     pub(crate) modern_info: Value,
     pub(crate) instructions: Option<String>,
     pub(crate) discover_ttl: Duration,
+    /// The keys that seal and open 2026-07-28 `requestState`.
+    pub(crate) state_keys: StateKeys,
+    /// How long a `requestState` stays valid.
+    pub(crate) state_ttl: Duration,
+    /// How long a legacy question waits for the client's answer.
+    pub(crate) ask_timeout: Duration,
 }
 
 /// How a request reaches back to its client while it runs.
@@ -76,13 +84,14 @@ impl Reply {
 }
 
 /// The context a request's handler runs in: its id, `_meta`, stop signal,
-/// notifier, log level and protocol version.
+/// notifier, log level, protocol version and where its questions go.
 pub(super) fn request_context(
     id: &Value,
     era: Era,
     params: &Map<String, Value>,
     slot: &Arc<Slot>,
     route: &Route,
+    asker: Option<Arc<dyn Asker>>,
 ) -> Context {
     let meta = match params.get("_meta") {
         Some(Value::Object(meta)) => meta.clone(),
@@ -95,6 +104,7 @@ pub(super) fn request_context(
         notifier: Some(Arc::new(RequestNotifier { outlet: Arc::clone(&route.outlet), slot: Arc::clone(slot) })),
         log_level: era.log_level,
         protocol_version: Some(era.version),
+        asker,
     })
 }
 
@@ -137,8 +147,10 @@ impl Engine {
                 self.notification(peer, &method, &params);
                 Reply::Now(None)
             }
-            Incoming::Response => {
-                tracing::debug!("ignoring a response: this server sends no requests");
+            Incoming::Response { id, outcome } => {
+                if !peer.answer(&id, outcome) {
+                    tracing::debug!("ignoring a response to {id}: no question with that id is waiting");
+                }
                 Reply::Now(None)
             }
             Incoming::Invalid { id, error } => Reply::error(&id, &error),

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use super::input::{Subject, stuck};
 use super::resources::cursor_param;
 use super::{Engine, Reply, Route, refused, request_context, unless_stopped};
 use crate::server::era::Era;
@@ -53,7 +54,13 @@ impl Engine {
                 return refused(peer, &id, &slot, &error);
             }
         };
-        let context = request_context(&id, era, &params, &slot, route);
+        let arguments_value = arguments.map_or(Value::Null, |arguments| Value::Object(arguments.clone()));
+        let subject = Subject { method: "prompts/get", name, arguments: &arguments_value };
+        let (asker, round) = match self.questions(peer, era, &subject, &params, &slot, route) {
+            Ok(questions) => questions,
+            Err(error) => return refused(peer, &id, &slot, &error),
+        };
+        let context = request_context(&id, era, &params, &slot, route, Some(asker));
         let getting = match self.toolbox.start_get(name, arguments, context) {
             Ok(getting) => getting,
             Err(error) => return refused(peer, &id, &slot, &prompt_error(&error)),
@@ -68,7 +75,18 @@ impl Engine {
         let peer = Arc::clone(peer);
         let route = route.clone();
         Reply::Later(Box::pin(async move {
-            let got = unless_stopped(&peer, &id, &slot, &route, getting).await?;
+            let round_of_getting = round.clone();
+            let getting = async move {
+                tokio::select! {
+                    biased;
+                    got = getting => Some(got),
+                    () = stuck(round_of_getting.as_ref()) => None,
+                }
+            };
+            let Some(got) = unless_stopped(&peer, &id, &slot, &route, getting).await? else {
+                let round = round.as_ref()?;
+                return Some(result_message(&id, engine.input_required(era, round)));
+            };
             Some(match got {
                 Ok(messages) => {
                     let mut result = Map::new();

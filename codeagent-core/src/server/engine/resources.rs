@@ -120,7 +120,7 @@ impl Engine {
                 Err(error) => error_message(&id, &error),
             }));
         }
-        let context = request_context(&id, era, &params, &slot, route);
+        let context = request_context(&id, era, &params, &slot, route, None);
         let reading = match self.toolbox.start_read(&uri, context) {
             Ok(reading) => reading,
             Err(error) => return refused(peer, &id, &slot, &read_error(era, &uri, &error)),

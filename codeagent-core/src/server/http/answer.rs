@@ -18,7 +18,7 @@ use super::channel::{Nowhere, Out, StreamOutlet, stream};
 use super::respond::{accepted, json};
 use super::resume::{StreamLogs, resumable};
 use crate::server::engine::{Engine, Pending, Reply, Route};
-use crate::server::jsonrpc::{Incoming, METHOD_NOT_FOUND};
+use crate::server::jsonrpc::{Incoming, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY};
 use crate::server::outlet::Outlet;
 use crate::server::peer::Peer;
 
@@ -109,6 +109,8 @@ fn status(how: &Answering<'_>, message: &Value) -> StatusCode {
     let code = message.get("error").and_then(|error| error.get("code")).and_then(Value::as_i64);
     if how.modern && code == Some(METHOD_NOT_FOUND) {
         StatusCode::NOT_FOUND
+    } else if how.modern && code == Some(MISSING_CLIENT_CAPABILITY) {
+        StatusCode::BAD_REQUEST
     } else if how.batch && message.is_object() {
         StatusCode::BAD_REQUEST
     } else {

@@ -47,6 +47,10 @@ impl Outlet for Nowhere {
         false
     }
 
+    fn carries_requests(&self) -> bool {
+        false
+    }
+
     fn closed(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         Box::pin(std::future::ready(()))
     }

@@ -89,7 +89,9 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
         }
         Incoming::Request(request) => legacy_request(&http, &headers, request).await,
         // A 2026-07-28 client has nothing to notify or answer outside a request.
-        Incoming::Notification { .. } | Incoming::Response if header_modern && session_id(&headers).is_none() => {
+        Incoming::Notification { .. } | Incoming::Response { .. }
+            if header_modern && session_id(&headers).is_none() =>
+        {
             accepted()
         }
         message => {

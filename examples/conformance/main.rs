@@ -1,9 +1,13 @@
 //! The server the official MCP conformance suite runs against: the tools its
-//! scenarios call, each answering as the scenario expects.
+//! scenarios call, each answering as the scenario expects; the ones that ask
+//! the client are in `asking.rs`.
 //!
 //! ```sh
 //! cargo run --example conformance -- --http 127.0.0.1:3001   # endpoint http://127.0.0.1:3001/mcp
 //! ```
+
+mod asking;
+mod changes;
 
 use std::time::Duration;
 
@@ -206,6 +210,6 @@ async fn main() -> std::process::ExitCode {
         .tool(test_error_handling)
         .tool(test_reconnection)
         .tool(json_schema_2020_12_tool);
-    let toolbox = prompts(resources(toolbox));
+    let toolbox = changes::add(asking::add(prompts(resources(toolbox))));
     codeagent::Server::new(toolbox).with_name("codeagent-conformance").run().await
 }
