@@ -9,3 +9,5 @@ mod mock;
 mod scenario;
 
 mod chat;
+mod responses;
+mod anthropic;
