@@ -11,3 +11,4 @@ mod scenario;
 mod chat;
 mod responses;
 mod anthropic;
+mod gemini;
