@@ -30,8 +30,11 @@ struct Sale {
     revenue: f64,
 }
 
-const SALES: [Sale; 3] =
-    [Sale { region: "north", revenue: 5600.0 }, Sale { region: "south", revenue: 2850.0 }, Sale { region: "west", revenue: 5550.0 }];
+const SALES: [Sale; 3] = [
+    Sale { region: "north", revenue: 5600.0 },
+    Sale { region: "south", revenue: 2850.0 },
+    Sale { region: "west", revenue: 5550.0 },
+];
 
 /// The sales per region, as a table.
 #[tool(read_only)]
@@ -68,14 +71,20 @@ fn render(event: &ToolResultEvent) -> String {
     let Some(artifact) = event.artifact() else { return format!("{mark} {}: {}", event.name, event.value) };
     let body = match artifact.kind() {
         Kind::Table => {
-            let rows = artifact.payload()["df"].as_array().map_or(0, Vec::len);
+            let rows = artifact.payload()["df"]["rows"].as_array().map_or(0, Vec::len);
             format!("a table of {rows} rows\n{}", event.value)
         }
         Kind::Image => {
             let images = artifact.payload()["images"].as_array().cloned().unwrap_or_default();
             let sizes: Vec<String> = images
                 .iter()
-                .map(|image| format!("{} ({} base64 characters)", image["mime"].as_str().unwrap_or("?"), image["b64"].as_str().map_or(0, str::len)))
+                .map(|image| {
+                    format!(
+                        "{} ({} base64 characters)",
+                        image["mime"].as_str().unwrap_or("?"),
+                        image["b64"].as_str().map_or(0, str::len)
+                    )
+                })
                 .collect();
             format!("image {}", sizes.join(", "))
         }
@@ -109,7 +118,10 @@ async fn main() -> ExitCode {
             Ok(AgentEvent::ToolCallStarted(call)) => println!("\n→ {} {}", call.name, call.arguments),
             Ok(AgentEvent::ToolResult(result)) => println!("{}", render(&result)),
             Ok(AgentEvent::Finished(last)) => {
-                println!("\n[{} requests, {} tokens in, {} out]", last.requests, last.usage.input_tokens, last.usage.output_tokens);
+                println!(
+                    "\n[{} requests, {} tokens in, {} out]",
+                    last.requests, last.usage.input_tokens, last.usage.output_tokens
+                );
             }
             Ok(_) => {}
             Err(error) => {

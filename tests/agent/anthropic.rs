@@ -15,7 +15,9 @@ fn blocks(calls: &[Call]) -> Vec<Value> {
         json!({"type": "thinking", "thinking": "I should use them.", "signature": "sig-1"}),
         json!({"type": "text", "text": "Let me use the tools."}),
     ];
-    blocks.extend(calls.iter().map(|call| json!({"type": "tool_use", "id": call.id, "name": call.name, "input": call.json()})));
+    blocks.extend(
+        calls.iter().map(|call| json!({"type": "tool_use", "id": call.id, "name": call.name, "input": call.json()})),
+    );
     blocks
 }
 
@@ -24,7 +26,7 @@ fn message(content: Vec<Value>, stop: &str, input: u64, output: u64) -> Value {
         "stop_reason": stop, "stop_sequence": null, "usage": {"input_tokens": input, "output_tokens": output}})
 }
 
-fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
+pub fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
     if !stream {
         return vec![
             Answer::Json(message(blocks(calls), "tool_use", 10, 5)),
@@ -33,7 +35,8 @@ fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
     }
     let start = |input: u64| json!({"type": "message_start", "message": message(vec![], "", input, 1)});
     let delta = |index: usize, delta: Value| json!({"type": "content_block_delta", "index": index, "delta": delta});
-    let block_start = |index: usize, block: Value| json!({"type": "content_block_start", "index": index, "content_block": block});
+    let block_start =
+        |index: usize, block: Value| json!({"type": "content_block_start", "index": index, "content_block": block});
     let stop = |index: usize| json!({"type": "content_block_stop", "index": index});
     let end = |reason: &str, output: u64| {
         [
@@ -109,7 +112,9 @@ async fn check(stream: bool) {
         .map(|(index, call)| {
             let mut content = vec![json!({"type": "text", "text": values[index]})];
             if call.name == "chart" {
-                content.push(json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": chart}}));
+                content.push(
+                    json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": chart}}),
+                );
             }
             let mut result = json!({"type": "tool_result", "tool_use_id": call.id, "content": content});
             if call.fails {

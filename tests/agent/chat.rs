@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::mock::{Answer, Mock};
 use crate::scenario::{self, ANSWER, Call, PROMPT};
 
-fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
+pub fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
     let usage = |input: u64, output: u64| json!({"prompt_tokens": input, "completion_tokens": output, "total_tokens": input + output});
     let chunk = |delta: Value, finish: Value| {
         json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "gpt-test",

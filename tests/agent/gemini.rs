@@ -50,7 +50,7 @@ fn chunk(parts: Vec<Value>, last: Option<(u64, u64, u64)>) -> Value {
     chunk
 }
 
-fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
+pub fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
     let mut first = chunks(calls, stream);
     let last = first.pop().unwrap();
     let mut first: Vec<Value> = first.into_iter().map(|parts| chunk(parts, None)).collect();
@@ -81,7 +81,11 @@ async fn check(stream: bool) {
     scenario::check_events(&events, &calls).await;
     let received = mock.received();
     assert_eq!(received.len(), 2);
-    let path = if stream { "/v1beta/models/gemini-test:streamGenerateContent?alt=sse" } else { "/v1beta/models/gemini-test:generateContent" };
+    let path = if stream {
+        "/v1beta/models/gemini-test:streamGenerateContent?alt=sse"
+    } else {
+        "/v1beta/models/gemini-test:generateContent"
+    };
     for request in &received {
         assert_eq!(request.path, path);
         assert_eq!(request.headers["x-goog-api-key"], "test-key");

@@ -8,7 +8,15 @@
 mod mock;
 mod scenario;
 
-mod chat;
-mod responses;
 mod anthropic;
+mod chat;
 mod gemini;
+mod responses;
+
+mod replies;
+
+mod callbacks;
+mod cancel;
+mod cli;
+mod limits;
+mod retries;

@@ -74,7 +74,8 @@ impl Mock {
             let script = Arc::clone(&script);
             let recorder = Arc::clone(&recorder);
             async move {
-                let body = serde_json::from_slice(&body).unwrap_or_else(|_| Value::from(String::from_utf8_lossy(&body)));
+                let body =
+                    serde_json::from_slice(&body).unwrap_or_else(|_| Value::from(String::from_utf8_lossy(&body)));
                 let path = uri.path_and_query().map(ToString::to_string).unwrap_or_default();
                 recorder.lock().unwrap().push(Received { path, headers, body });
                 let next = script.lock().unwrap().pop_front();
@@ -118,7 +119,9 @@ fn answer(next: Option<Answer>) -> Response {
             let bytes = text.into_bytes();
             let chunks: Vec<Result<Bytes, Infallible>> =
                 bytes.chunks(23).map(|chunk| Ok(Bytes::copy_from_slice(chunk))).collect();
-            builder.header("content-type", "text/event-stream").body(Body::from_stream(futures_util::stream::iter(chunks)))
+            builder
+                .header("content-type", "text/event-stream")
+                .body(Body::from_stream(futures_util::stream::iter(chunks)))
         }
         Some(Answer::Status(status, headers, body)) => {
             let mut builder = builder.status(StatusCode::from_u16(status).unwrap());

@@ -20,7 +20,8 @@ fn function_call(index: usize, call: &Call) -> Value {
 }
 
 fn first_output(calls: &[Call]) -> Vec<Value> {
-    let mut output = vec![json!({"type": "reasoning", "id": "rs_1", "summary": []}), message("msg_1", "Let me use the tools.")];
+    let mut output =
+        vec![json!({"type": "reasoning", "id": "rs_1", "summary": []}), message("msg_1", "Let me use the tools.")];
     output.extend(calls.iter().enumerate().map(|(index, call)| function_call(index, call)));
     output
 }
@@ -34,7 +35,7 @@ fn response(output: Vec<Value>, usage: Value) -> Value {
         "output": output, "usage": usage})
 }
 
-fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
+pub fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
     if !stream {
         return vec![
             Answer::Json(response(first_output(calls), usage(10, 5))),

@@ -73,13 +73,7 @@ async fn meet(
 
 /// The scenario's tools, with a fresh meeting point.
 pub fn toolbox() -> Toolbox {
-    Toolbox::new()
-        .tool(add)
-        .tool(divide)
-        .tool(chart)
-        .tool(explode)
-        .tool(meet)
-        .with_state(Meeting(Barrier::new(2)))
+    Toolbox::new().tool(add).tool(divide).tool(chart).tool(explode).tool(meet).with_state(Meeting(Barrier::new(2)))
 }
 
 /// The prompt.
@@ -136,7 +130,10 @@ pub async fn run(client: ModelClient, stream: bool) -> Vec<AgentEvent> {
 
 /// The tool-result events, in the order they arrived.
 pub fn results(events: &[AgentEvent]) -> Vec<&ToolResultEvent> {
-    events.iter().filter_map(|event| if let AgentEvent::ToolResult(result) = event { Some(result) } else { None }).collect()
+    events
+        .iter()
+        .filter_map(|event| if let AgentEvent::ToolResult(result) = event { Some(result) } else { None })
+        .collect()
 }
 
 /// The final message.
@@ -158,8 +155,10 @@ pub async fn check_events(events: &[AgentEvent], calls: &[Call]) {
             _ => None,
         })
         .collect();
-    let expected: Vec<(&str, &str)> =
-        calls.iter().map(|call| (call.id.as_str(), if call.name == "math_add" { "math.add" } else { call.name })).collect();
+    let expected: Vec<(&str, &str)> = calls
+        .iter()
+        .map(|call| (call.id.as_str(), if call.name == "math_add" { "math.add" } else { call.name }))
+        .collect();
     assert_eq!(started, expected);
     let results = results(events);
     assert_eq!(results.len(), calls.len(), "{results:#?}");
@@ -168,7 +167,8 @@ pub async fn check_events(events: &[AgentEvent], calls: &[Call]) {
         assert_eq!(result.is_error, call.fails, "{call:?}: {result:?}");
     }
     let added = results.iter().find(|result| result.id == calls[0].id).unwrap();
-    let direct = toolbox().call("math.add", json!({"a": 2, "b": 3})).await.unwrap().into_event(&calls[0].id, "math.add");
+    let direct =
+        toolbox().call("math.add", json!({"a": 2, "b": 3})).await.unwrap().into_event(&calls[0].id, "math.add");
     assert_eq!(**added, direct, "the event equals what --call gives");
     let find = |index: usize| results.iter().find(|result| result.id == calls[index].id).unwrap();
     assert!(find(1).value.contains("cannot divide by zero"), "{:?}", find(1));

@@ -161,7 +161,13 @@ impl ModelClient {
             other => other,
         };
         let response = self.http.post(&url, &wire.headers(self.api_key.as_deref()), body, &self.retry).await?;
-        if !request.stream {
+        // A server that ignores `stream` (some OpenAI-compatible ones do) answers whole.
+        let events = response
+            .headers()
+            .get(hyper::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.trim_start().starts_with("text/event-stream"));
+        if !request.stream || !events {
             let bytes = http::read(response).await.map_err(at_url)?;
             let json = serde_json::from_slice(&bytes).map_err(|error| {
                 AgentError::response(

@@ -33,7 +33,10 @@ pub(super) async fn run(server: &Server, prompt: String, model: &str, stream: bo
                 }
             }
             Ok(AgentEvent::Finished(last)) => {
-                println!("{}", last.text);
+                let mut out = std::io::stdout().lock();
+                if writeln!(out, "{}", last.text).and_then(|()| out.flush()).is_err() {
+                    return ExitCode::FAILURE;
+                }
                 let usage = last.usage;
                 tracing::info!(
                     "{} requests, {} input and {} output tokens",
