@@ -58,7 +58,7 @@ pub(super) async fn run(
         tracing::info!("calling tool {name} (call {})", call.id);
         let future: Running = match (tool, arguments) {
             (None, _) => ready(index, unknown(&call.name, names)),
-            (Some(_), Err(error)) => ready(index, error),
+            (Some(_), Err(error)) => ready(index, error.into_tool_result()),
             (Some(tool), Ok(arguments)) => {
                 let context =
                     Context::new(RequestInfo { cancellation: cancel.child_token(), ..RequestInfo::default() });
@@ -85,16 +85,15 @@ fn ready(index: usize, result: ToolResult) -> Running {
     Box::pin(std::future::ready((index, result)))
 }
 
-/// The arguments as a JSON object (an empty text is `{}`), or the error
-/// result saying why they are not.
-fn parse(arguments: &Arguments, tool: &str) -> Result<Value, ToolResult> {
+/// The arguments as a JSON object (an empty text is `{}`), or the tool
+/// error saying why they are not.
+fn parse(arguments: &Arguments, tool: &str) -> Result<Value, ToolError> {
     let value = match arguments {
         Arguments::Json(value) => value.clone(),
         Arguments::Text(text) if text.trim().is_empty() => Value::Object(Map::new()),
         Arguments::Text(text) => serde_json::from_str(text).map_err(|error| {
             ToolError::new(format!("The arguments for tool `{tool}` are not valid JSON ({error}); send a JSON object"))
                 .with_detail(shorten(text))
-                .into_tool_result()
         })?,
     };
     match value {
@@ -107,8 +106,7 @@ fn parse(arguments: &Arguments, tool: &str) -> Result<Value, ToolResult> {
                 Value::Number(_) => "a number",
                 _ => "a boolean",
             }
-        ))
-        .into_tool_result()),
+        ))),
     }
 }
 
