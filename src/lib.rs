@@ -10,6 +10,10 @@ pub use codeagent_core::{
 pub use codeagent_core::{access, artifact, display, mcp, output, provider, result, server, toolbox, ui, uri_template};
 pub use codeagent_macros::{prompt, resource, tool, toolbox};
 
+/// The agent side: a model calls the toolbox's tools in a loop (feature `agent`).
+#[cfg(feature = "agent")]
+pub use codeagent_core::agent;
+
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
 pub mod prelude {
     pub use codeagent_core::mcp::ProtocolVersion;

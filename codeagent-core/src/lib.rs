@@ -10,7 +10,10 @@
 //! never from its own layer's neighbours or from above:
 //!
 //! ```text
-//! server, toolbox  the protocol engine and the tool runtime     (may use everything below)
+//! server           the MCP engine, and the CLI (`--agent` drives the agent)   (may use everything below)
+//! agent            the agent loop and the model clients (feature `agent`)
+//!                  → provider, toolbox, result, output, mcp
+//! toolbox          the tool runtime                             (may use everything below)
 //! provider         tool definitions for LLM APIs (OpenAI, Anthropic, Gemini), from a
 //!                  Toolbox; the CLI's `--list --format` prints them → toolbox, mcp
 //!   output         typed outputs, lowered into a ToolResult     → result, mcp, artifact, finite_json
@@ -38,6 +41,8 @@
 //! [`IntoToolResult`], in `output`.
 
 pub mod access;
+#[cfg(feature = "agent")]
+pub mod agent;
 pub mod artifact;
 pub mod display;
 mod finite_json;

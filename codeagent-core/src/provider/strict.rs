@@ -112,6 +112,11 @@ const ANNOTATIONS: [&str; 2] = ["description", "title"];
 /// input schema) for `profile`, or why there is none.
 pub(super) fn convert(schema: &Value, profile: &Profile) -> Result<Value, String> {
     let mut converted = node(schema, profile, "")?;
+    // "Root objects must not be anyOf and must be an object" (OpenAI); Anthropic's
+    // `input_schema` is an object too.
+    if converted.get("type").and_then(Value::as_str) != Some("object") || converted.get("anyOf").is_some() {
+        return Err(format!("its schema's root is not one object, which {}'s strict mode requires", profile.name));
+    }
     if let Some(definitions) = schema.get("$defs").and_then(Value::as_object) {
         if !profile.recursion {
             let names: Vec<&str> = definitions.keys().map(String::as_str).collect();
@@ -479,6 +484,15 @@ mod tests {
         let strict = convert(&recursive, &OPENAI).unwrap();
         assert_eq!(strict["$defs"]["Tree"]["additionalProperties"], false);
         assert_eq!(strict["properties"]["tree"], json!({"anyOf": [{"$ref": "#/$defs/Tree"}, {"type": "null"}]}));
+    }
+
+    #[test]
+    fn the_root_is_one_object() {
+        let union = json!({"anyOf": [{"type": "object", "properties": {}}, {"type": "object", "properties": {}}]});
+        assert!(convert(&union, &OPENAI).unwrap_err().contains("root is not one object"));
+        let nullable = json!({"type": ["object", "null"], "properties": {}});
+        assert!(convert(&nullable, &ANTHROPIC).unwrap_err().contains("root is not one object"));
+        assert!(convert(&json!({"type": "object", "properties": {}}), &OPENAI).is_ok());
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! The small command line every codeagent server gets from `run()`.
 
+#[cfg(feature = "agent")]
+mod agent;
+
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -11,7 +14,8 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, ToolPage};
 
 const USAGE: &str = "\
-usage: SERVER [--http ADDR [--ui] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON] | --help]
+usage: SERVER [--http ADDR [--ui] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+              | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
   --http ADDR                  serve MCP over Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)
@@ -22,6 +26,13 @@ usage: SERVER [--http ADDR [--ui] | --list [--protocol VERSION | --format FORMAT
                                openai-responses, anthropic or gemini; --strict: in the API's
                                strict form, failing (exit 2) when a tool has none
   --call NAME [ARGS_JSON]      run one tool and print its tool-result event JSON
+  --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream]
+                               let a model use the tools: PROVIDER is openai, openai-responses,
+                               anthropic or gemini; prints each tool-result event as one JSON line
+                               as its tool finishes, then the model's answer (streamed unless
+                               --no-stream). Reads OPENAI_BASE_URL (with /v1) and OPENAI_API_KEY,
+                               ANTHROPIC_BASE_URL (host root) and ANTHROPIC_API_KEY, GEMINI_BASE_URL
+                               (with /v1beta) and GEMINI_API_KEY
   --help                       show this help";
 
 /// What the command line asked for.
@@ -32,6 +43,7 @@ enum Command {
     List(ProtocolVersion),
     ListFor(Provider, Strictness),
     Call { name: String, arguments: Value },
+    Agent { prompt: String, model: String, stream: bool },
     Help,
 }
 
@@ -81,6 +93,23 @@ fn parse(args: &[String]) -> Result<Command, String> {
             };
             Command::Call { name, arguments }
         }
+        Some("--agent") => {
+            let prompt = args.next().ok_or("--agent needs a prompt")?.to_owned();
+            let mut model = None;
+            let mut stream = true;
+            while let Some(option) = args.next() {
+                match option {
+                    "--model" => {
+                        model = Some(args.next().ok_or("--model needs PROVIDER:MODEL, such as openai:gpt-4.1")?)
+                    }
+                    "--stream" => stream = true,
+                    "--no-stream" => stream = false,
+                    other => return Err(format!("unexpected argument `{other}` after --agent")),
+                }
+            }
+            let model = model.ok_or("--agent needs --model PROVIDER:MODEL, such as openai:gpt-4.1")?.to_owned();
+            Command::Agent { prompt, model, stream }
+        }
         Some(other) => return Err(format!("unknown argument `{other}`")),
     };
     match args.next() {
@@ -90,8 +119,10 @@ fn parse(args: &[String]) -> Result<Command, String> {
 }
 
 /// Runs the command line; the process's exit code: 0 on success, 1 when the
-/// tool called with `--call` failed, 2 for a usage error, a failure to serve,
-/// or a tool `--list --format F --strict` cannot offer (one stderr line each).
+/// tool called with `--call` failed or the `--agent` run failed (the model
+/// unreachable, an HTTP error, the turn limit), 2 for a usage error, a failure
+/// to serve, a tool `--list --format F --strict` cannot offer, or an `--agent`
+/// run that cannot start (a bad `--model`, a missing key); one stderr line each.
 pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
     install_logging();
     let command = match parse(&args) {
@@ -136,6 +167,7 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
                 return Ok(ExitCode::FAILURE);
             }
         }
+        Command::Agent { prompt, model, stream } => return Ok(run_agent(&server, prompt, &model, stream).await),
         Command::Serve => {
             if std::io::stdin().is_terminal() {
                 let info = server.info();
@@ -174,6 +206,17 @@ async fn serve_http(server: &Server, address: std::net::SocketAddr, host_page: b
 async fn serve_http(_: &Server, _: std::net::SocketAddr, _: bool) -> std::io::Result<ExitCode> {
     eprintln!("error: this server was built without the `http` feature of codeagent");
     Ok(ExitCode::from(2))
+}
+
+#[cfg(feature = "agent")]
+async fn run_agent(server: &Server, prompt: String, model: &str, stream: bool) -> ExitCode {
+    agent::run(server, prompt, model, stream).await
+}
+
+#[cfg(not(feature = "agent"))]
+async fn run_agent(_: &Server, _: String, _: &str, _: bool) -> ExitCode {
+    eprintln!("error: this server was built without the `agent` feature of codeagent");
+    ExitCode::from(2)
 }
 
 /// Every page of the listing, as one page.
@@ -250,5 +293,22 @@ mod tests {
         assert!(parse(&args(&["--list", "--format", "openai", "--lax"])).unwrap_err().contains("`--lax`"));
         assert!(parse(&args(&["--list", "--strict"])).unwrap_err().contains("unexpected argument `--strict`"));
         assert!(parse(&args(&["--list", "--format", "openai", "--strict", "x"])).unwrap_err().contains("`x`"));
+    }
+
+    #[test]
+    fn parses_agent_runs() {
+        let agent = |prompt: &str, model: &str, stream| {
+            Ok(Command::Agent { prompt: prompt.to_owned(), model: model.to_owned(), stream })
+        };
+        assert_eq!(parse(&args(&["--agent", "hi", "--model", "openai:gpt-4.1"])), agent("hi", "openai:gpt-4.1", true));
+        assert_eq!(
+            parse(&args(&["--agent", "hi", "--no-stream", "--model", "gemini:g"])),
+            agent("hi", "gemini:g", false)
+        );
+        assert_eq!(parse(&args(&["--agent", "hi", "--model", "x:y", "--stream"])), agent("hi", "x:y", true));
+        assert!(parse(&args(&["--agent"])).unwrap_err().contains("needs a prompt"));
+        assert!(parse(&args(&["--agent", "hi"])).unwrap_err().contains("needs --model"));
+        assert!(parse(&args(&["--agent", "hi", "--model"])).unwrap_err().contains("--model needs"));
+        assert!(parse(&args(&["--agent", "hi", "--model", "a:b", "--fast"])).unwrap_err().contains("`--fast`"));
     }
 }
