@@ -409,22 +409,39 @@
       }
       return area;
     }
-    var input = element("input");
     if (field.type === "string") {
-      input.setAttribute("type", "text");
-    } else {
-      input.setAttribute("type", "number");
-      input.setAttribute("step", field.type === "integer" ? "1" : "any");
-      ["minimum", "maximum"].forEach(function (key, index) {
-        if (typeof schema[key] === "number") {
-          input.setAttribute(index ? "max" : "min", String(schema[key]));
-        }
-      });
+      return stringInput(fallback);
     }
+    var input = element("input");
+    input.setAttribute("type", "number");
+    input.setAttribute("step", field.type === "integer" ? "1" : "any");
+    ["minimum", "maximum"].forEach(function (key, index) {
+      if (typeof schema[key] === "number") {
+        input.setAttribute(index ? "max" : "min", String(schema[key]));
+      }
+    });
     if (fallback !== undefined && fallback !== null) {
       input.value = String(fallback);
     }
     return input;
+  }
+
+  // Strings may hold several lines: a one-line text area that grows, where
+  // Enter submits and Shift+Enter starts a new line.
+  function stringInput(fallback) {
+    var area = element("textarea", "host-string");
+    area.setAttribute("rows", "1");
+    area.setAttribute("spellcheck", "false");
+    if (typeof fallback === "string") {
+      area.value = fallback;
+    }
+    area.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        area.form.requestSubmit();
+      }
+    });
+    return area;
   }
 
   function checkbox(checked) {
@@ -589,7 +606,7 @@
       showRaw("←", response);
       showResponse(response);
     } catch (error) {
-      var cancelled = controller.signal.aborted;
+      var cancelled = state.running.cancelled || controller.signal.aborted;
       CodeagentRenderer.renderText(view.result, cancelled ? "The call was cancelled." : "The call failed: " + error.message, true);
     } finally {
       state.running = null;
@@ -611,6 +628,7 @@
     if (!running) {
       return;
     }
+    running.cancelled = true;
     var notice = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: running.id, reason: "cancelled in the host page" } };
     showRaw("→", notice);
     post(notice).catch(function () {}).then(function () {
