@@ -102,6 +102,38 @@ mod tests {
         }
     }
 
+    /// The view speaks the MCP Apps protocol of 2026-01-26, names its version
+    /// and renders into the `[data-result]` hook.
+    #[test]
+    fn view_declares_its_protocol_and_hooks() {
+        let view = app_document();
+        assert!(view.contains(&format!("data-codeagent-version=\"{}\"", env!("CARGO_PKG_VERSION"))));
+        assert!(view.contains("var PROTOCOL_VERSION = \"2026-01-26\";"));
+        assert!(view.contains("<div id=\"codeagent-app\" data-result>"));
+        for method in [
+            "ui/initialize",
+            "ui/notifications/initialized",
+            "ui/notifications/tool-result",
+            "ui/notifications/size-changed",
+            "ui/resource-teardown",
+        ] {
+            assert!(view.contains(&format!("\"{method}\"")), "the view does not handle `{method}`");
+        }
+    }
+
+    /// The host page holds the documented automation hooks.
+    #[cfg(feature = "http")]
+    #[test]
+    fn host_page_holds_the_hooks() {
+        let page = host_page();
+        for hook in ["data-tools", "data-result", "data-progress", "data-log", "data-raw", "data-connection"] {
+            assert!(page.contains(&format!(" {hook}")), "the host page lacks `{hook}`");
+        }
+        for hook in ["\"data-tool\"", "\"data-tool-form\"", "\"data-kind\"", "\"data-status\""] {
+            assert!(page.contains(hook), "the host page never sets {hook}");
+        }
+    }
+
     /// Nothing is loaded from anywhere: no URL, no `eval`; and the view asks
     /// nothing of the network at all.
     #[test]
