@@ -117,6 +117,7 @@ def test_calls_render(gallery_page, tool, screenshots):
     assert text in gallery_page.result.inner_text()
     if tool == "sales_table":
         assert gallery_page.result.locator("tbody tr").count() == 2
+        gallery_page.page.evaluate("() => window.scrollTo(0, 0)")
         gallery_page.page.screenshot(path=str(screenshots / "host-page.png"))
     if tool == "revenue_chart":
         assert gallery_page.result.locator("img").evaluate("img => img.naturalWidth") == 160
@@ -141,6 +142,7 @@ def test_progress_and_log_while_it_runs(gallery_page, screenshots):
     assert log.count() == 1 and log.get_attribute("data-level") == "info"
     assert "counted to 60" in log.inner_text()
     assert gallery_page.result.inner_text().strip() == "Counted to 60."
+    page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshots / "host-page-progress.png"))
 
 
@@ -184,6 +186,7 @@ def test_dark_mode(guarded, gallery_url, screenshots):
     host.call("show_diff")
     background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert sum(map(int, re.findall(r"\d+", background)[:3])) < 150, background
+    page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshots / "host-page-dark.png"))
 
 
