@@ -7,7 +7,7 @@ pub use codeagent_core::{
     Artifact, ArtifactRef, Channels, Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Kind, Output, Status,
     Table, Text, ToolError, ToolResult, ToolResultEvent, Versions,
 };
-pub use codeagent_core::{access, artifact, display, mcp, output, provider, result, server, toolbox, uri_template};
+pub use codeagent_core::{access, artifact, display, mcp, output, provider, result, server, toolbox, ui, uri_template};
 pub use codeagent_macros::{prompt, resource, tool, toolbox};
 
 /// Everything a tool author needs: `use codeagent::prelude::*;`.

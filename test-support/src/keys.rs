@@ -13,6 +13,10 @@
 //!   may appear in them; their root shape is left to schema validation).
 //!   `annotations` is an ordinary definition and is checked.
 //! - an object schema without `properties` (such as `MetaObject`) is free-form.
+//! - `capabilities.extensions` is accepted in every version: the extension
+//!   point of SEP-2133, which 2026-07-28 defines and clients of earlier
+//!   versions already send (MCP Apps hosts declare `io.modelcontextprotocol/ui`
+//!   there); a server answers with it only to a client that declared it.
 
 use std::collections::BTreeMap;
 
@@ -75,6 +79,7 @@ impl<'a> Walker<'a> {
                 for (key, child) in map {
                     let child_path = format!("{path}.{key}");
                     match properties.get(key.as_str()) {
+                        None if key == "extensions" && path.ends_with(".capabilities") => {}
                         None => self.problems.push(format!("{child_path}: not defined by {}", self.schema.version)),
                         Some(_) if FREE_FORM.contains(&key.as_str()) => {}
                         Some(sub) => self.walk(sub, child, &child_path, depth + 1),

@@ -33,6 +33,7 @@ macro_rules! over_both {
     };
 }
 
+mod apps;
 mod batches;
 mod lifecycle;
 mod notifications;
@@ -50,12 +51,17 @@ fn call(name: &str, arguments: Value) -> Value {
 }
 
 /// `params` with the `_meta` every 2026-07-28 request carries (plus any `_meta` keys already in it).
-fn modern(mut params: Value) -> Value {
+fn modern(params: Value) -> Value {
+    modern_with(params, json!({}))
+}
+
+/// [`modern`] with the client `capabilities` given.
+fn modern_with(mut params: Value, capabilities: Value) -> Value {
     use codeagent::server::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY};
     let meta = params.as_object_mut().expect("params object").entry("_meta").or_insert_with(|| json!({}));
     meta.as_object_mut().expect("a _meta object").extend([
         (PROTOCOL_VERSION_KEY.to_owned(), json!("2026-07-28")),
-        (CLIENT_CAPABILITIES_KEY.to_owned(), json!({})),
+        (CLIENT_CAPABILITIES_KEY.to_owned(), capabilities),
         (CLIENT_INFO_KEY.to_owned(), json!({"name": "behaviour-tests", "version": "1.0.0"})),
     ]);
     params

@@ -272,9 +272,14 @@ impl Client {
     /// The legacy handshake at `version`: `initialize`, then
     /// `notifications/initialized`; over HTTP, then opens the GET stream.
     pub async fn initialize(&mut self, version: ProtocolVersion) -> Value {
+        self.initialize_with(version, json!({})).await
+    }
+
+    /// [`initialize`](Client::initialize) declaring the client `capabilities`.
+    pub async fn initialize_with(&mut self, version: ProtocolVersion, capabilities: Value) -> Value {
         let params = json!({
             "protocolVersion": version.as_str(),
-            "capabilities": {},
+            "capabilities": capabilities,
             "clientInfo": {"name": "behaviour-tests", "version": "1.0.0"},
         });
         let result = self.result("init", "initialize", params).await;

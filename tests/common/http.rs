@@ -89,6 +89,7 @@ impl Drop for Connection {
 pub struct Call {
     pub addr: SocketAddr,
     pub method: Method,
+    pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
 }
@@ -112,7 +113,19 @@ pub fn delete(addr: SocketAddr) -> Call {
 
 impl Call {
     pub fn new(addr: SocketAddr, method: Method) -> Call {
-        Call { addr, method, headers: vec![("host".into(), addr.to_string())], body: Vec::new() }
+        Call {
+            addr,
+            method,
+            path: "/mcp".to_owned(),
+            headers: vec![("host".into(), addr.to_string())],
+            body: Vec::new(),
+        }
+    }
+
+    /// Sends the request to `path` instead of `/mcp`.
+    pub fn at_path(mut self, path: &str) -> Call {
+        self.path = path.to_owned();
+        self
     }
 
     /// Sets header `name` (replacing an earlier value).
@@ -148,7 +161,7 @@ impl Call {
         let connection = Connection(tokio::spawn(async move {
             let _ = connection.await;
         }));
-        let mut request = Request::builder().method(self.method.clone()).uri("/mcp");
+        let mut request = Request::builder().method(self.method.clone()).uri(self.path.as_str());
         for (name, value) in &self.headers {
             request = request.header(name.as_str(), value.as_str());
         }

@@ -79,6 +79,12 @@ impl ProtocolVersion {
         self >= ProtocolVersion::V2025_06_18
     }
 
+    /// Whether tools, resources and resource contents carry `_meta`, which the
+    /// MCP Apps extension needs (`_meta.ui`): so it is offered from 2025-06-18.
+    pub fn has_meta(self) -> bool {
+        self >= ProtocolVersion::V2025_06_18
+    }
+
     /// Whether `icons` exist.
     pub fn has_icons(self) -> bool {
         self >= ProtocolVersion::V2025_11_25

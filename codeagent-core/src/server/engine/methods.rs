@@ -41,7 +41,7 @@ impl Engine {
             Some(version) if !ProtocolVersion::is_modern(version) => version,
             _ => ProtocolVersion::LATEST_LEGACY,
         };
-        let apps = apps::declared(params.get("capabilities"));
+        let apps = version.has_meta() && apps::declared(params.get("capabilities"));
         peer.update(|negotiated| {
             negotiated.version = Some(version);
             negotiated.initialized = false;
