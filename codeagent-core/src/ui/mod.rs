@@ -41,10 +41,13 @@ pub fn host_page() -> &'static str {
 }
 
 const APP_DOCUMENT: &str = concat!(
-    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+    "<!DOCTYPE html>\n<html lang=\"en\" data-codeagent-version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\"><head><meta charset=\"utf-8\">",
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
     "<title>codeagent result</title><style>\n",
     include_str!("assets/renderer.css"),
+    "html, body { margin: 0; background: transparent; }\n",
     "</style></head><body><div id=\"codeagent-app\" data-result></div><script>\n",
     include_str!("assets/renderer.js"),
     "\n",
@@ -60,7 +63,18 @@ const HOST_PAGE: &str = concat!(
     include_str!("assets/renderer.css"),
     "\n",
     include_str!("assets/host.css"),
-    "</style></head><body><div id=\"codeagent-host\"></div><script>\n",
+    "</style></head><body>",
+    "<header class=\"host-header\" id=\"host-server\"><h1>codeagent</h1></header>",
+    "<p class=\"host-connection\" data-connection></p>",
+    "<div class=\"host-layout\">",
+    "<nav class=\"host-nav\" aria-label=\"Tools\"><h2>Tools</h2><ul class=\"host-tools\" data-tools></ul></nav>",
+    "<main class=\"host-main\"><section class=\"host-panel\" id=\"host-panel\"></section>",
+    "<section class=\"host-run\" aria-label=\"Result\">",
+    "<div class=\"host-progress\" data-progress hidden><progress></progress> <span class=\"host-progress-text\"></span></div>",
+    "<ol class=\"host-log\" data-log aria-label=\"Log\"></ol>",
+    "<div class=\"host-result\" data-result aria-live=\"polite\"></div>",
+    "<details class=\"host-raw\" data-raw><summary>Raw MCP JSON</summary><div class=\"host-raw-messages\"></div></details>",
+    "</section></main></div><script>\n",
     include_str!("assets/renderer.js"),
     "\n",
     include_str!("assets/host.js"),
@@ -85,6 +99,38 @@ mod tests {
         for asset in assets {
             let lower = asset.to_ascii_lowercase();
             assert!(!lower.contains("</script") && !lower.contains("</style") && !lower.contains("<!--"));
+        }
+    }
+
+    /// The view speaks the MCP Apps protocol of 2026-01-26, names its version
+    /// and renders into the `[data-result]` hook.
+    #[test]
+    fn view_declares_its_protocol_and_hooks() {
+        let view = app_document();
+        assert!(view.contains(&format!("data-codeagent-version=\"{}\"", env!("CARGO_PKG_VERSION"))));
+        assert!(view.contains("var PROTOCOL_VERSION = \"2026-01-26\";"));
+        assert!(view.contains("<div id=\"codeagent-app\" data-result>"));
+        for method in [
+            "ui/initialize",
+            "ui/notifications/initialized",
+            "ui/notifications/tool-result",
+            "ui/notifications/size-changed",
+            "ui/resource-teardown",
+        ] {
+            assert!(view.contains(&format!("\"{method}\"")), "the view does not handle `{method}`");
+        }
+    }
+
+    /// The host page holds the documented automation hooks.
+    #[cfg(feature = "http")]
+    #[test]
+    fn host_page_holds_the_hooks() {
+        let page = host_page();
+        for hook in ["data-tools", "data-result", "data-progress", "data-log", "data-raw", "data-connection"] {
+            assert!(page.contains(&format!(" {hook}")), "the host page lacks `{hook}`");
+        }
+        for hook in ["\"data-tool\"", "\"data-tool-form\"", "\"data-kind\"", "\"data-status\""] {
+            assert!(page.contains(hook), "the host page never sets {hook}");
         }
     }
 
