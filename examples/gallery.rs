@@ -1,6 +1,7 @@
 //! A gallery of codeagent tools served over MCP: one tool per kind of output,
 //! plus progress and cancellation; resources (a text, a PNG, a template), a
-//! prompt, and a tool that links to one of the resources.
+//! prompt, a tool that links to one of the resources, and tools that ask you
+//! or the client's model (`gallery/asking.rs`).
 //!
 //! ```sh
 //! cargo run --example gallery                   # serve MCP on stdio
@@ -17,6 +18,8 @@ use codeagent::toolbox::{Completer, PromptArgument, PromptMessage, PromptSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+#[path = "gallery/asking.rs"]
+mod asking;
 #[path = "gallery/png.rs"]
 mod png;
 
@@ -52,6 +55,19 @@ enum Region {
     West,
 }
 
+impl Region {
+    /// The region's name.
+    fn name(self) -> &'static str {
+        REGION_NAMES[self as usize]
+    }
+}
+
+/// The sales records, less those of regions deleted with `delete_region`.
+fn sales() -> impl Iterator<Item = &'static Sale> {
+    let deleted = asking::DELETED.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    SALES.iter().filter(move |sale| !deleted.contains(&sale.region))
+}
+
 #[derive(Serialize)]
 struct Sale {
     region: Region,
@@ -77,7 +93,7 @@ fn sales_table(
     /// Only this region; all regions when absent.
     region: Option<Region>,
 ) -> Result<Table, ToolError> {
-    let rows: Vec<&Sale> = SALES.iter().filter(|sale| region.is_none_or(|region| sale.region == region)).collect();
+    let rows: Vec<&Sale> = sales().filter(|sale| region.is_none_or(|region| sale.region == region)).collect();
     Ok(Table::from_rows(&rows)?.with_title("Sales").with_icon("table"))
 }
 
@@ -85,7 +101,7 @@ fn sales_table(
 #[tool(title = "Revenue chart", read_only)]
 fn revenue_chart() -> Result<Image, ToolError> {
     let mut totals = [0.0_f64; 4];
-    for sale in &SALES {
+    for sale in sales() {
         totals[sale.region as usize] += sale.revenue;
     }
     let bytes = png::bar_chart(&totals, 160, 100);
@@ -142,7 +158,7 @@ fn region_stats(
     /// The region to summarise.
     region: Region,
 ) -> Json<RegionStats> {
-    let sales = SALES.iter().filter(|sale| sale.region == region);
+    let sales = sales().filter(|sale| sale.region == region);
     let (units, revenue) = sales.fold((0, 0.0), |(units, revenue), sale| (units + sale.units, revenue + sale.revenue));
     Json(RegionStats { region, units, revenue })
 }
@@ -266,6 +282,7 @@ fn toolbox() -> Toolbox {
         .tool(count_with_progress)
         .tool(slow)
         .tool(region_report);
+    let toolbox = asking::add(toolbox);
     prompts(resources(toolbox))
 }
 
