@@ -59,3 +59,18 @@ async fn a_foreign_host_gets_no_page() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_names_an_endpoint_elsewhere_than_mcp() {
+    bounded(async {
+        let served = start(server(), HttpOptions::new().with_path("/api/mcp").with_host_page()).await;
+        let body = page(served.addr).send().await.bytes().await;
+        let body = String::from_utf8(body.to_vec()).unwrap();
+        assert!(
+            body.starts_with("<!DOCTYPE html>\n<html lang=\"en\" data-mcp-endpoint=\"/api/mcp\">"),
+            "{}",
+            &body[..80]
+        );
+    })
+    .await;
+}

@@ -89,3 +89,32 @@ fn the_typed_page_lowers_to_each_version() {
     assert_eq!(modern["ttlMs"], 0);
     assert_eq!(modern["cacheScope"], "public");
 }
+
+/// A form with a nested struct: MCP elicitation cannot carry it.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Address {
+    street: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Shipping {
+    address: Address,
+}
+
+/// Asks for a form elicitation cannot carry.
+#[tool]
+async fn ship(ctx: &Context) -> Result<String, ToolError> {
+    let answer = ctx.elicit::<Shipping>("Where to?").await?;
+    Ok(answer.accepted().map(|shipping| shipping.address.street).unwrap_or_default())
+}
+
+#[test]
+fn a_tool_asking_for_an_impossible_form_is_refused_when_the_toolbox_is_built() {
+    let error = Toolbox::new().try_add(ship).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the tool `ship` cannot be added: `Shipping` cannot be an elicitation form: field `address`: \
+         nested, untagged or data-carrying types are not allowed: use a flat struct"
+    );
+    assert!(matches!(error, AddToolError::NotAForm { .. }));
+}

@@ -79,7 +79,8 @@ fn code_card_exact_and_escaped() {
     assert_eq!(
         card(&code.into_tool_result()),
         "<div class=\"codeagent-card\" data-kind=\"code\" data-status=\"success\"><div class=\"codeagent-card-body\">\
-         <div class=\"codeagent-filename\">&lt;main&gt;.rs</div>\
+         <div class=\"codeagent-code-head\"><div class=\"codeagent-filename\">&lt;main&gt;.rs</div>\
+         <span class=\"codeagent-lang\">rust&quot; onmouseover=&quot;x</span></div>\
          <pre><code class=\"language-rust&quot; onmouseover=&quot;x\">if a &lt; b &amp;&amp; c &gt; d { &quot;&lt;/code&gt;&lt;script&gt;&quot; }</code></pre>\
          <pre class=\"codeagent-output\">&lt;ok&gt;</pre></div></div>"
     );
@@ -233,8 +234,10 @@ fn markdown_unsafe_links_are_neutralised() {
             "{markdown} -> {html}"
         );
     }
-    let image = markdown_to_html("![i](javascript:alert(1))");
-    assert!(image.as_str().contains("<img src=\"#\""), "{image}");
+    for image in ["![alt text](javascript:alert(1))", "![alt text](https://tracker.example/pixel.png)"] {
+        let html = markdown_to_html(image);
+        assert_eq!(html.as_str(), "<p>alt text</p>\n", "an image is its alt text, never loaded: {image}");
+    }
 }
 
 #[test]

@@ -90,6 +90,7 @@ pub fn check_error(version: &str, message: &Value) -> i64 {
         }
         match code {
             -32020 => assert_valid(version, "HeaderMismatchError", &shown),
+            -32021 => assert_valid(version, "MissingRequiredClientCapabilityError", &shown),
             -32022 => assert_valid(version, "UnsupportedProtocolVersionError", &shown),
             _ => {}
         }
@@ -99,17 +100,55 @@ pub fn check_error(version: &str, message: &Value) -> i64 {
 
 /// Checks one result response (not a batch) of `version` whose result is
 /// `definition` (with the "every key is defined" check), and that
-/// `resultType: "complete"` is there exactly in 2026-07-28.
+/// `resultType: "complete"` is there exactly in 2026-07-28 (or, for the
+/// methods that may ask the client, `input_required`: then the result is an
+/// `InputRequiredResult` whose every input request is valid).
 #[track_caller]
 pub fn check_result(version: &str, definition: &str, message: &Value) {
     let envelope = if version >= V2025_11 { "JSONRPCResultResponse" } else { "JSONRPCResponse" };
     assert_schema(version, envelope, message);
+    let may_ask = matches!(definition, "CallToolResult" | "GetPromptResult" | "ReadResourceResult");
+    if version == V2026 && may_ask && message["result"]["resultType"] == "input_required" {
+        assert_valid(version, "InputRequiredResult", &message["result"]);
+        let requests = message["result"]["inputRequests"].as_object().expect("inputRequests, an object");
+        assert!(!requests.is_empty(), "an input_required result asks something: {message}");
+        for request in requests.values() {
+            assert_valid(version, input_request_definition(request), request);
+        }
+        assert!(message["result"]["requestState"].as_str().is_some_and(|state| !state.is_empty()), "{message}");
+        return;
+    }
     assert_valid(version, definition, &message["result"]);
     if version == V2026 {
         assert_eq!(message["result"]["resultType"], "complete", "every 2026 result has resultType: {message}");
     } else {
         assert!(message["result"].get("resultType").is_none(), "no resultType in {version}: {message}");
     }
+}
+
+/// The definition of a request to the client (or a 2026 input request) by its method.
+fn input_request_definition(request: &Value) -> &'static str {
+    match request["method"].as_str() {
+        Some("elicitation/create") => "ElicitRequest",
+        Some("sampling/createMessage") => "CreateMessageRequest",
+        Some("roots/list") => "ListRootsRequest",
+        other => panic!("the server asked the client an unexpected {other:?}: {request}"),
+    }
+}
+
+/// Checks one request the server sends the client (legacy era only): its
+/// envelope and its definition (`ElicitRequest`, `CreateMessageRequest`,
+/// `ListRootsRequest`).
+#[track_caller]
+pub fn check_request(version: &str, message: &Value) {
+    assert_ne!(version, V2026, "a 2026-07-28 server sends the client no request: {message}");
+    assert_schema(version, "JSONRPCRequest", message);
+    let mut inner = message.clone();
+    if version < V2025_11 {
+        inner.as_object_mut().expect("an object").remove("jsonrpc");
+        inner.as_object_mut().expect("an object").remove("id");
+    }
+    assert_valid(version, input_request_definition(message), &inner);
 }
 
 /// Checks one notification of `version`: progress, log messages,
@@ -126,6 +165,8 @@ pub fn check_notification(version: &str, message: &Value) {
         "notifications/resources/list_changed" => "ResourceListChangedNotification",
         "notifications/resources/updated" => "ResourceUpdatedNotification",
         "notifications/prompts/list_changed" => "PromptListChangedNotification",
+        // A question the server gave up (its tool was cancelled or timed out).
+        "notifications/cancelled" if version != V2026 => "CancelledNotification",
         "notifications/subscriptions/acknowledged" if version == V2026 => "SubscriptionsAcknowledgedNotification",
         other => panic!("the server sent an unexpected notification {other} in {version}: {message}"),
     };

@@ -34,6 +34,7 @@ macro_rules! over_both {
 }
 
 mod apps;
+mod asking;
 mod batches;
 mod lifecycle;
 mod notifications;

@@ -3,16 +3,16 @@ tests/browser/fixtures.rs) and the browser renderer show the same things per
 kind: both are rendered in one page from the same tool result, and their
 kind, status, title, icon, visible text and per-part texts are compared.
 
-Known, deliberate differences (the renderer's additions): it names the code's
-language in a `.codeagent-lang` label (the card only sets a class), and it
-pages tables past 50 rows where the card cuts at 1000; neither case differs in
-these fixtures except the language label, which is left out of the comparison."""
+Known, deliberate difference: the renderer pages tables past 50 rows where
+the card cuts at 1000; no fixture here is that long. Both name the code's
+language in a `.codeagent-lang` label, compared like every other part."""
 
 import pytest
 
 PARTS = [
     ".codeagent-title",
     ".codeagent-filename",
+    ".codeagent-lang",
     ".codeagent-output",
     ".codeagent-error",
     ".codeagent-note",
@@ -38,7 +38,6 @@ COMPARE = """([card, result, parts]) => {
   CodeagentRenderer.render(domBox, result);
   const dom = domBox.querySelector(".codeagent-card");
   const made = cardBox.querySelector(".codeagent-card");
-  for (const label of dom.querySelectorAll(".codeagent-lang")) label.remove();
   const clean = text => text.split("\\n").map(line => line.replace(/\\s+$/, "")).join("\\n").replace(/\\n{2,}/g, "\\n").trim();
   const describe = root => ({
     kind: root.getAttribute("data-kind"),

@@ -106,9 +106,18 @@ fn artifact_body(artifact: &ArtifactRef<'_>) -> Option<Html> {
             push_output(&mut html, text("output"));
         }
         "code" => {
-            if let Some(filename) = text("filename") {
-                html.push_markup("<div class=\"codeagent-filename\">");
-                html.push_text(filename);
+            if text("filename").is_some() || text("lang").is_some() {
+                html.push_markup("<div class=\"codeagent-code-head\">");
+                if let Some(filename) = text("filename") {
+                    html.push_markup("<div class=\"codeagent-filename\">");
+                    html.push_text(filename);
+                    html.push_markup("</div>");
+                }
+                if let Some(lang) = text("lang") {
+                    html.push_markup("<span class=\"codeagent-lang\">");
+                    html.push_text(lang);
+                    html.push_markup("</span>");
+                }
                 html.push_markup("</div>");
             }
             html.push_markup("<pre><code");

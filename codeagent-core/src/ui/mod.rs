@@ -40,6 +40,33 @@ pub fn host_page() -> &'static str {
     HOST_PAGE
 }
 
+/// The host page for an MCP endpoint at `endpoint` (a path on the page's own
+/// origin): [`host_page`] itself for `/mcp`, else the page naming its
+/// endpoint in `<html data-mcp-endpoint>`.
+///
+/// ```
+/// let page = codeagent_core::ui::host_page_for("/api/\"mcp\"");
+/// assert!(page.contains(r#"data-mcp-endpoint="/api/&quot;mcp&quot;""#));
+/// ```
+#[cfg(feature = "http")]
+pub fn host_page_for(endpoint: &str) -> std::borrow::Cow<'static, str> {
+    if endpoint == "/mcp" {
+        return std::borrow::Cow::Borrowed(HOST_PAGE);
+    }
+    let mut escaped = String::with_capacity(endpoint.len());
+    for ch in endpoint.chars() {
+        match ch {
+            '&' => escaped.push_str("&amp;"),
+            '"' => escaped.push_str("&quot;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            other => escaped.push(other),
+        }
+    }
+    let tag = format!("<html lang=\"en\" data-mcp-endpoint=\"{escaped}\">");
+    std::borrow::Cow::Owned(HOST_PAGE.replacen("<html lang=\"en\">", &tag, 1))
+}
+
 const APP_DOCUMENT: &str = concat!(
     "<!DOCTYPE html>\n<html lang=\"en\" data-codeagent-version=\"",
     env!("CARGO_PKG_VERSION"),

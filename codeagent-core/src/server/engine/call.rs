@@ -16,6 +16,12 @@ use crate::toolbox::{StartedCall, ToolSpec};
 /// How long a stopped tool may run on to notice its cancellation and clean up.
 const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
+/// A tool call under way, and in 2026-07-28 its round of questions.
+struct Started {
+    call: StartedCall,
+    round: Option<Round>,
+}
+
 /// How a tool call ended.
 enum Outcome {
     Finished(crate::ToolResult),
@@ -63,7 +69,8 @@ impl Engine {
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
         let route = route.clone();
-        Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, started, round).await }))
+        let started = Started { call: started, round };
+        Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, started).await }))
     }
 
     /// Runs a started call to its end; the response, unless none is owed.
@@ -74,9 +81,9 @@ impl Engine {
         era: Era,
         slot: &Slot,
         route: &Route,
-        mut call: StartedCall,
-        round: Option<Round>,
+        started: Started,
     ) -> Option<Value> {
+        let Started { mut call, round } = started;
         let hangup = route.hangup.clone().unwrap_or_default();
         let deadline = route.deadline;
         let expired = async move {

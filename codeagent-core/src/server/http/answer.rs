@@ -103,15 +103,14 @@ async fn drive(
 }
 
 /// The status of a JSON-RPC message: 404 for an unknown method in the modern
-/// era (so clients tell it from a legacy 404), 400 for a batch refused whole
-/// (one error instead of an array), 200 otherwise.
+/// era (so clients tell it from a legacy 404), 400 for a missing client
+/// capability (2026-07-28) and for a batch refused whole (one error instead
+/// of an array), 200 otherwise.
 fn status(how: &Answering<'_>, message: &Value) -> StatusCode {
     let code = message.get("error").and_then(|error| error.get("code")).and_then(Value::as_i64);
     if how.modern && code == Some(METHOD_NOT_FOUND) {
         StatusCode::NOT_FOUND
-    } else if how.modern && code == Some(MISSING_CLIENT_CAPABILITY) {
-        StatusCode::BAD_REQUEST
-    } else if how.batch && message.is_object() {
+    } else if (how.modern && code == Some(MISSING_CLIENT_CAPABILITY)) || (how.batch && message.is_object()) {
         StatusCode::BAD_REQUEST
     } else {
         StatusCode::OK

@@ -169,6 +169,8 @@ pub(crate) struct Http {
     options: HttpOptions,
     allow: AllowList,
     sessions: Sessions,
+    /// The host page, naming this endpoint (served only with the option).
+    host_page: String,
 }
 
 /// The endpoint's router for `engine`.
@@ -178,6 +180,7 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Router {
         engine,
         allow: AllowList { hosts: options.hosts.clone(), origins: options.origins.clone() },
         sessions: Sessions::new(options.session_idle),
+        host_page: crate::ui::host_page_for(&options.path).into_owned(),
         options,
     };
     let page = http.options.host_page && path != "/";

@@ -13,7 +13,6 @@ use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 
 use super::Http;
-use crate::ui::host_page;
 
 /// The page's policy: inline script and style only, images only as `data:`
 /// URLs, requests only to its own origin, no framing, no form posts.
@@ -32,5 +31,5 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
         (header::REFERRER_POLICY, "no-referrer"),
         (header::CACHE_CONTROL, "no-store"),
     ];
-    (headers, host_page()).into_response()
+    (headers, http.host_page.clone()).into_response()
 }
