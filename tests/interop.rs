@@ -1,8 +1,12 @@
 //! Interop with real MCP client SDKs: the gallery example (`examples/gallery.rs`)
 //! is driven over stdio by the Python `mcp` package (`tests/interop/python`, both
 //! protocol eras) and by the TypeScript `@modelcontextprotocol/sdk` and
-//! `@modelcontextprotocol/client` packages (`tests/interop/ts`). Each client runs
-//! its whole check list and exits non-zero on any mismatch.
+//! `@modelcontextprotocol/client` packages (`tests/interop/ts`). The tools that
+//! ask (`delete_region`, `summarize_sales`) are answered by the SDKs' own
+//! elicitation and sampling handlers over stdio and over HTTP: each client
+//! script also starts the gallery with `--http 127.0.0.1:PORT` (a free port) and
+//! stops it when it ends. Each client runs its whole check list and exits
+//! non-zero on any mismatch.
 //!
 //! The clients are installed by `bash tests/interop/install.sh` (which `.ci/run`
 //! runs): a venv at `.venv` and `tests/interop/ts/node_modules`. The tests are

@@ -14,6 +14,7 @@ from corpus import CLEAN_DOM, CORPUS, IMAGE_TYPES, MARKDOWN, PAYLOADS, SVG_WITH_
 GALLERY_TOOLS = [
     "add", "greet", "sales_table", "revenue_chart", "show_code", "show_diff",
     "divide", "region_stats", "count_with_progress", "slow", "region_report",
+    "delete_region", "summarize_sales",
 ]
 
 
@@ -81,6 +82,12 @@ def test_lists_the_tools(gallery_page):
     assert sales.locator("[data-annotation]").all_text_contents() == ["read-only"]
     add = page.locator('[data-tool="add"] [data-annotation]').all_text_contents()
     assert add == ["read-only", "idempotent", "closed world"]
+    delete = page.locator('[data-tool="delete_region"]')
+    assert "Delete a region's records" in delete.inner_text()
+    assert delete.locator("[data-annotation]").all_text_contents() == ["destructive", "idempotent", "closed world"]
+    summarize = page.locator('[data-tool="summarize_sales"]')
+    assert "Summarise sales" in summarize.inner_text()
+    assert summarize.locator("[data-annotation]").all_text_contents() == ["read-only"]
     assert page.locator("h1").inner_text() == "codeagent gallery"
 
 
@@ -121,6 +128,31 @@ def test_calls_render(gallery_page, tool, screenshots):
         gallery_page.page.screenshot(path=str(screenshots / "host-page.png"))
     if tool == "revenue_chart":
         assert gallery_page.result.locator("img").evaluate("img => img.naturalWidth") == 160
+
+
+# The host page declares neither elicitation nor sampling: summarize_sales falls back to the table,
+# delete_region is an error result (its message alone: no artifact on the wire, so a text card), and
+# nothing is deleted.
+ASKING = {
+    "summarize_sales": (
+        ("text", "success"),
+        "This client cannot sample, so here is the table:\n\n| region | product | units | revenue |\n"
+        "| --- | --- | --- | --- |\n| east | blender | 40 | 2400.0 |\n\n1 row.",
+    ),
+    "delete_region": (
+        ("text", "error"),
+        "the client cannot be asked `elicitation/create`: it did not declare the `elicitation` capability",
+    ),
+}
+
+
+@pytest.mark.parametrize("tool", list(ASKING))
+def test_tools_that_ask_without_the_capabilities(gallery_page, tool):
+    kind, text = ASKING[tool]
+    gallery_page.call(tool, {"region": "east"})
+    assert gallery_page.kind() == kind
+    assert gallery_page.result.get_attribute("data-status") == kind[1]
+    assert gallery_page.result.inner_text().strip() == text
 
 
 def test_divide_with_fractions(gallery_page):

@@ -11,6 +11,12 @@ output-schema validation by the SDK, progress, logging, cancellation, a read tim
 arguments and an unknown tool. A tap between the SDK and the stdio transport records every JSON-RPC
 message, so ordering and "no response for a cancelled request" are checked on the wire too.
 
+Then each era answers the tools that ask (delete_region, summarize_sales) with the SDK's own
+``elicitation_callback`` and ``sampling_callback`` (legacy: server-to-client requests; 2026-07-28: the
+SDK fulfils ``input_required`` and retries), over stdio and over HTTP (one ``gallery --http
+127.0.0.1:PORT`` shared by every era, so each era deletes a region of its own), and checks a client
+that declares neither capability.
+
 Usage: python test_gallery.py PATH/TO/gallery [ERA ...]     (default: all three eras)
 Prints one line per check and, last, ``N passed, M failed``; exits 1 if any check failed.
 Needs only the `mcp` package (and its dependencies).
@@ -22,7 +28,9 @@ import base64
 import importlib.metadata
 import json
 import os
+import socket
 import struct
+import subprocess
 import sys
 import time
 import traceback
@@ -33,7 +41,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+import mcp_types as types
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.shared.message import SessionMessage
 from mcp_types import Implementation, LoggingMessageNotificationParams, PromptReference, ResourceTemplateReference
@@ -60,6 +70,8 @@ TOOL_NAMES = [
     "count_with_progress",
     "slow",
     "region_report",
+    "delete_region",
+    "summarize_sales",
 ]
 REGIONS = ["north", "south", "east", "west"]
 # name -> (title, description prefix, required, {property: JSON type}); a None type means "an enum of REGIONS"
@@ -80,6 +92,23 @@ LISTING: dict[str, tuple[str | None, str, list[str], dict[str, str | None]]] = {
     "count_with_progress": (None, "Count to `steps`, reporting progress after each step.", ["steps"], {"steps": "integer"}),
     "slow": (None, "Wait for `seconds`, or until the client cancels.", ["seconds"], {"seconds": "number"}),
     "region_report": ("Region report", "A link to the resource holding one region's statistics", ["region"], {"region": None}),
+    "delete_region": (
+        "Delete a region's records",
+        "Delete one region's sales records, after asking you to confirm.",
+        ["region"],
+        {"region": None},
+    ),
+    "summarize_sales": (
+        "Summarise sales",
+        "Summarise the sales table in one sentence, written by the client's model.",
+        [],
+        {"region": None},
+    ),
+}
+ANNOTATIONS = {
+    "add": {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False},
+    "delete_region": {"destructiveHint": True, "idempotentHint": True, "openWorldHint": False},
+    "summarize_sales": {"readOnlyHint": True},
 }
 WITH_OUTPUT_SCHEMA = {"sales_table", "region_stats"}
 INSTRUCTIONS = "Example tools, one per kind of output: text, table, image, code, diff, error, JSON."
@@ -418,12 +447,8 @@ async def listing_checks(c: Client, modern: bool, wire: Wire) -> None:
             R.check(f"{name}: `{prop}` has a description", bool(node.get("description")), json.dumps(node))
         wanted = name in WITH_OUTPUT_SCHEMA
         R.eq(f"{name}: outputSchema {'present' if wanted else 'absent'}", "outputSchema" in tool, wanted)
-    add = listing.get("add", {})
-    R.eq(
-        "add: annotations",
-        add.get("annotations"),
-        {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False},
-    )
+    for name, annotations in ANNOTATIONS.items():
+        R.eq(f"{name}: annotations", listing.get(name, {}).get("annotations"), annotations)
     steps = listing.get("count_with_progress", {}).get("inputSchema", {}).get("properties", {}).get("steps", {})
     R.eq("count_with_progress: steps range 1..100", (steps.get("minimum"), steps.get("maximum")), (1, 100))
     stats = listing.get("region_stats", {}).get("outputSchema", {})
@@ -815,21 +840,310 @@ async def wire_checks(modern: bool, wire: Wire) -> None:
     R.eq("no unexpected notifications or requests from the server", stray, [])
 
 
+# --------------------------------------------------------------------------------------------------
+# The tools that ask: the SDK's own elicitation and sampling callbacks answer delete_region and
+# summarize_sales, over stdio and over HTTP. Legacy: real server-to-client requests, answered by the
+# client's JSON-RPC response. 2026-07-28: an input_required result, which the SDK fulfils itself and
+# retries with inputResponses and the echoed requestState.
+
+# The region each era's asking checks delete: over HTTP every era shares one gallery process, so each
+# deletes its own; the client without capabilities runs first, while the region still has records.
+ASKING_REGIONS = {"legacy": "north", MODERN: "south", "auto": "east"}
+RECORDS = {"north": 2, "south": 1, "east": 1, "west": 2}
+SAMPLING_MODEL = "interop-python-model"
+SAMPLING_TEXT = "Sales are steady; the region's best seller leads on revenue."
+SYSTEM_PROMPT = "You summarise sales tables in one plain sentence, with the numbers that matter."
+CONFIRM_SCHEMA = {
+    "type": "object",
+    "properties": {"confirm": {"type": "boolean", "description": "Delete the records?"}},
+    "required": ["confirm"],
+}
+NO_ELICITATION = "the client cannot be asked `elicitation/create`: it did not declare the `elicitation` capability"
+CANNOT_SAMPLE = "This client cannot sample, so here is the table:\n\n"
+
+
+def elicitation_params(region: str) -> dict[str, Any]:
+    """What delete_region's question must be, as the callback receives it."""
+    message = f"Delete the {RECORDS[region]} sales records of {region}? This cannot be undone."
+    return {"mode": "form", "message": message, "requestedSchema": CONFIRM_SCHEMA}
+
+
+def sampling_params(table: str) -> dict[str, Any]:
+    """What summarize_sales asks the client's model, as the callback receives it."""
+    return {
+        "messages": [{"role": "user", "content": {"type": "text", "text": f"Summarise this table:\n\n{table}"}}],
+        "systemPrompt": SYSTEM_PROMPT,
+        "modelPreferences": {"costPriority": 0.6, "speedPriority": 0.8},
+        "maxTokens": 120,
+    }
+
+
+@asynccontextmanager
+async def tapped_http(url: str, wire: Wire) -> AsyncIterator[Any]:
+    """streamable_http_client, with both of its streams tapped."""
+    async with streamable_http_client(url) as (read, write):
+        yield TappedRead(read, wire), TappedWrite(write, wire)
+
+
+class HttpGallery:
+    """The gallery serving `--http 127.0.0.1:PORT`, shared by every era's HTTP connections."""
+
+    def __init__(self, binary: str) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}/mcp"
+        self.deleted: set[str] = set()  # the regions deleted so far in this process
+        self.process = subprocess.Popen([binary, "--http", f"127.0.0.1:{port}"], stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"the gallery did not listen on 127.0.0.1:{port} (exit status {self.process.poll()})")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def asking_client(transport: Any, mode: str, **callbacks: Any) -> Client:
+    return Client(
+        transport,
+        mode=mode,
+        read_timeout_seconds=REQUEST_TIMEOUT,
+        cache=None,
+        client_info=Implementation(name="codeagent-interop-python", version="1.0.0"),
+        **callbacks,
+    )
+
+
+async def run_asking(binary: str, mode: str, where: str, http: HttpGallery | None) -> None:
+    """The asking checks of one era over one transport: a client without the capabilities, then one with them."""
+    R.prefix = f"[{mode} {where}] "
+    region = ASKING_REGIONS[mode]
+
+    def transport(wire: Wire) -> Any:
+        if http is None:
+            return tapped_stdio(StdioServerParameters(command=binary, args=[], env=dict(os.environ)), wire)
+        return tapped_http(http.url, wire)
+
+    wire = Wire()
+    async with asking_client(transport(wire), mode) as c:
+        await R.group("asking without capabilities", lambda: incapable_checks(c, mode, region, wire))
+    wire = Wire()
+    asked: list[tuple[str, dict[str, Any]]] = []
+    answers: list[types.ElicitResult] = []
+
+    async def on_elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(("elicitation/create", params.model_dump(mode="json", by_alias=True, exclude_none=True)))
+        return answers.pop(0) if answers else types.ElicitResult(action="cancel")
+
+    async def on_sample(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        asked.append(("sampling/createMessage", params.model_dump(mode="json", by_alias=True, exclude_none=True)))
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text=SAMPLING_TEXT), model=SAMPLING_MODEL
+        )
+
+    async with asking_client(transport(wire), mode, elicitation_callback=on_elicit, sampling_callback=on_sample) as c:
+        deleted = http.deleted if http is not None else set()
+        await R.group("asking", lambda: capable_checks(c, mode, region, wire, asked, answers, deleted))
+
+
+def server_requests(wire: Wire, since: int = 0) -> list[dict[str, Any]]:
+    return [m for m in wire.received(since) if "method" in m and "id" in m]
+
+
+def input_required(wire: Wire, since: int = 0) -> list[dict[str, Any]]:
+    return [
+        m["result"]
+        for m in wire.received(since)
+        if "method" not in m and (m.get("result") or {}).get("resultType") == "input_required"
+    ]
+
+
+async def incapable_checks(c: Client, mode: str, region: str, wire: Wire) -> None:
+    r = await c.call_tool("sales_table", {"region": region})
+    table = only_text(r) or ""
+    R.eq("no capabilities: the client declares neither elicitation nor sampling", declared(wire, mode), {})
+    R.eq(f"no capabilities: sales_table({region}) has its {RECORDS[region]} records", len((r.structured_content or {}).get("rows", [])), RECORDS[region])
+    mark = wire.mark()
+    r = await c.call_tool("delete_region", {"region": region})
+    R.eq(f"no capabilities: delete_region({region}) is an error result", r.is_error, True)
+    R.eq(f"no capabilities: delete_region({region}) names the capability", only_text(r), NO_ELICITATION)
+    r = await c.call_tool("summarize_sales", {"region": region})
+    R.eq(f"no capabilities: summarize_sales({region}) is no error", r.is_error, False)
+    R.eq(f"no capabilities: summarize_sales({region}) falls back to the table", only_text(r), CANNOT_SAMPLE + table)
+    R.eq("no capabilities: the server asked nothing (no request to the client)", server_requests(wire, mark), [])
+    R.eq("no capabilities: no input_required result", input_required(wire, mark), [])
+    r = await c.call_tool("sales_table", {"region": region})
+    R.eq(f"no capabilities: sales_table({region}) still has its records", only_text(r), table)
+
+
+def declared(wire: Wire, mode: str) -> dict[str, Any]:
+    """The elicitation and sampling capabilities the client declared: at initialize (legacy) or per request."""
+    if mode == "legacy":
+        sent = next((m for m in wire.sent() if m.get("method") == "initialize"), {})
+        capabilities = (sent.get("params") or {}).get("capabilities") or {}
+    else:
+        sent = next((m for m in wire.sent() if m.get("method") == "tools/call"), None)
+        if sent is None:
+            return {"no tools/call yet": True}
+        capabilities = ((sent.get("params") or {}).get("_meta") or {}).get("io.modelcontextprotocol/clientCapabilities") or {}
+    return {k: v for k, v in capabilities.items() if k in ("elicitation", "sampling")}
+
+
+async def capable_checks(
+    c: Client,
+    mode: str,
+    region: str,
+    wire: Wire,
+    asked: list[tuple[str, dict[str, Any]]],
+    answers: list[types.ElicitResult],
+    deleted: set[str],
+) -> None:
+    modern = mode != "legacy"
+    question = elicitation_params(region)
+    r = await c.call_tool("sales_table", {"region": region})
+    table = only_text(r) or ""
+    R.eq(f"sales_table({region}) has its {RECORDS[region]} records", len((r.structured_content or {}).get("rows", [])), RECORDS[region])
+    R.eq("the client declares elicitation and sampling", sorted(declared(wire, mode)), ["elicitation", "sampling"])
+
+    outcomes = [
+        ("decline", types.ElicitResult(action="decline"), "Nothing was deleted: you said no."),
+        ("cancel", types.ElicitResult(action="cancel"), "Nothing was deleted: the question was dismissed."),
+        ("accept confirm=false", types.ElicitResult(action="accept", content={"confirm": False}), "Nothing was deleted: you said no."),
+    ]
+    for label, answer, expected in outcomes:
+        mark, before = wire.mark(), len(asked)
+        answers[:] = [answer]
+        r = await c.call_tool("delete_region", {"region": region})
+        R.eq(f"delete_region({region}), {label}: text", only_text(r), expected)
+        R.eq(f"delete_region({region}), {label}: isError false", r.is_error, False)
+        R.eq(f"delete_region({region}), {label}: the callback got the form", asked[before:], [("elicitation/create", question)])
+        elicitation_wire_checks(f"delete_region({region}), {label}", wire, mark, modern, question, answer)
+        r = await c.call_tool("sales_table", {"region": region})
+        R.eq(f"after {label}: sales_table({region}) still has its records", only_text(r), table)
+
+    mark, before = wire.mark(), len(asked)
+    r = await c.call_tool("summarize_sales", {"region": region})
+    R.eq(f"summarize_sales({region}): the model's text and name", only_text(r), f"{SAMPLING_TEXT}\n\n(summary by {SAMPLING_MODEL})")
+    R.contains(f"summarize_sales({region}): names the callback's model", only_text(r), SAMPLING_MODEL)
+    R.eq(f"summarize_sales({region}): isError false", r.is_error, False)
+    R.eq(
+        f"summarize_sales({region}): the callback got the messages, maxTokens, systemPrompt, modelPreferences",
+        asked[before:],
+        [("sampling/createMessage", sampling_params(table))],
+    )
+    sampling_wire_checks(f"summarize_sales({region})", wire, mark, modern, sampling_params(table))
+
+    # Accept last: the records are gone for the rest of the process.
+    mark, before = wire.mark(), len(asked)
+    answer = types.ElicitResult(action="accept", content={"confirm": True})
+    answers[:] = [answer]
+    r = await c.call_tool("delete_region", {"region": region})
+    R.eq(f"delete_region({region}), accept confirm=true: text", only_text(r), f"Deleted the {RECORDS[region]} records of {region}.")
+    R.eq(f"delete_region({region}), accept confirm=true: isError false", r.is_error, False)
+    R.eq(f"delete_region({region}), accept confirm=true: the callback got the form", asked[before:], [("elicitation/create", question)])
+    elicitation_wire_checks(f"delete_region({region}), accept confirm=true", wire, mark, modern, question, answer)
+    r = await c.call_tool("sales_table", {})
+    deleted.add(region)
+    left = [name for name in ["north", "north", "south", "east", "west", "west"] if name not in deleted]
+    before_this = f" (nor those deleted before in this process: {', '.join(sorted(deleted - {region}))})" if len(deleted) > 1 else ""
+    R.eq(f"after the delete: sales_table() lists no {region} record{before_this}", [row[0] for row in (r.structured_content or {}).get("rows", [])], left)
+    r = await c.call_tool("sales_table", {"region": region})
+    R.eq(f"after the delete: sales_table({region}) has no rows", (r.structured_content or {}).get("rows"), [])
+    r = await c.call_tool("region_stats", {"region": region})
+    R.eq(f"after the delete: region_stats({region}) counts nothing", r.structured_content, {"region": region, "units": 0, "revenue": 0.0})
+    before = len(asked)
+    r = await c.call_tool("delete_region", {"region": region})
+    R.eq(f"delete_region({region}) again: nothing to delete", only_text(r), f"{region} has no records to delete.")
+    R.eq(f"delete_region({region}) again: nobody is asked", asked[before:], [])
+    if modern:
+        R.eq("2026-07-28: the server sent no request to the client", server_requests(wire), [])
+
+
+def elicitation_wire_checks(
+    label: str, wire: Wire, mark: int, modern: bool, question: dict[str, Any], answer: types.ElicitResult
+) -> None:
+    answered = answer.model_dump(mode="json", by_alias=True, exclude_none=True)
+    exchange_checks(label, wire, mark, modern, "elicitation/create", "elicitation-1", question, answered)
+
+
+def sampling_wire_checks(label: str, wire: Wire, mark: int, modern: bool, params: dict[str, Any]) -> None:
+    answered = {"role": "assistant", "content": {"type": "text", "text": SAMPLING_TEXT}, "model": SAMPLING_MODEL}
+    exchange_checks(label, wire, mark, modern, "sampling/createMessage", "sampling-1", params, answered)
+
+
+def exchange_checks(
+    label: str, wire: Wire, mark: int, modern: bool, method: str, key: str, params: dict[str, Any], answered: dict[str, Any]
+) -> None:
+    """One question on the wire. Legacy: the server's request inside the call, the client's response to its id.
+    2026-07-28: the call answers input_required; the retry carries inputResponses and the same requestState."""
+    calls = [m for m in wire.sent(mark) if m.get("method") == "tools/call"]
+    if not modern:
+        requests = server_requests(wire, mark)
+        R.eq(f"{label}: wire: one {method} request from the server", [(m["method"], m.get("params")) for m in requests], [(method, params)])
+        if not requests or not calls:
+            return
+        ask_id = requests[0]["id"]
+        replies = [m for m in wire.sent(mark) if "method" not in m and m.get("id") == ask_id]
+        R.eq(f"{label}: wire: the client's response to its id", [m.get("result") for m in replies], [answered])
+        call_id = calls[0]["id"]
+        asked_at = next(p for p, (d, m) in enumerate(wire.log) if p >= mark and d == "in" and m.get("id") == ask_id)
+        answered_at = wire.response_position(call_id)
+        R.check(f"{label}: wire: asked while the call runs, then the call's result", len(calls) == 1 and answered_at is not None and asked_at < answered_at, json.dumps(calls))
+        return
+    R.eq(f"{label}: wire: no request from the server", server_requests(wire, mark), [])
+    R.eq(f"{label}: wire: the call, then its retry", len(calls), 2)
+    if len(calls) != 2:
+        return
+    first = wire.response(calls[0]["id"]) or {}
+    result = first.get("result") or {}
+    R.eq(f"{label}: wire: the first answer is input_required", result.get("resultType"), "input_required")
+    R.eq(f"{label}: wire: inputRequests keyed {key}", result.get("inputRequests"), {key: {"method": method, "params": params}})
+    state = result.get("requestState")
+    R.check(f"{label}: wire: a requestState", isinstance(state, str) and len(state) > 20, repr(state))
+    retry = calls[1].get("params") or {}
+    R.eq(f"{label}: wire: the retry carries inputResponses", retry.get("inputResponses"), {key: answered})
+    R.eq(f"{label}: wire: the retry echoes the requestState", retry.get("requestState"), state)
+    R.eq(f"{label}: wire: the retry names the same tool and arguments", (retry.get("name"), retry.get("arguments")), (calls[0]["params"].get("name"), calls[0]["params"].get("arguments")))
+    second = (wire.response(calls[1]["id"]) or {}).get("result") or {}
+    R.eq(f"{label}: wire: the retry's answer is complete", second.get("resultType"), "complete")
+
+
 async def main(binary: str, modes: list[str]) -> int:
     print(f"python client: mcp {importlib.metadata.version('mcp')} (mcp-types {importlib.metadata.version('mcp-types')})")
     print(f"server: {binary}", flush=True)
-    for mode in modes:
-        started = time.monotonic()
-        try:
-            with anyio.fail_after(ERA_TIMEOUT):
-                await run_era(binary, mode)
-        except BaseException as error:  # noqa: BLE001 - connection failures arrive as ExceptionGroups
-            if isinstance(error, KeyboardInterrupt):
-                raise
-            R.prefix = f"[{mode}] "
-            R.check("the era's session runs to the end", False, f"{type(error).__name__}: {error}")
-            traceback.print_exception(error)
-        print(f"[{mode}] done in {time.monotonic() - started:.1f} s", flush=True)
+    http = HttpGallery(binary)
+    print(f"server over HTTP: {http.url}", flush=True)
+    try:
+        for mode in modes:
+            started = time.monotonic()
+            runs: list[tuple[str, Callable[[], Awaitable[None]]]] = [
+                ("", lambda: run_era(binary, mode)),
+                (" stdio", lambda: run_asking(binary, mode, "stdio", None)),
+                (" http", lambda: run_asking(binary, mode, "http", http)),
+            ]
+            for where, run in runs:
+                try:
+                    with anyio.fail_after(ERA_TIMEOUT):
+                        await run()
+                except BaseException as error:  # noqa: BLE001 - connection failures arrive as ExceptionGroups
+                    if isinstance(error, KeyboardInterrupt):
+                        raise
+                    R.prefix = f"[{mode}{where}] "
+                    R.check("the era's session runs to the end", False, f"{type(error).__name__}: {error}")
+                    traceback.print_exception(error)
+            print(f"[{mode}] done in {time.monotonic() - started:.1f} s", flush=True)
+    finally:
+        http.stop()
     R.prefix = ""
     if R.failures:
         print("\nfailed checks:\n  " + "\n  ".join(R.failures))

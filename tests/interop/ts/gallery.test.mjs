@@ -13,17 +13,26 @@
 // stdio transport records every JSON-RPC message, so ordering and "no response for a cancelled request"
 // are checked on the wire too.
 //
+// Then each suite answers the tools that ask (delete_region, summarize_sales) with the SDK's own request
+// handlers (sdk v1: setRequestHandler(ElicitRequestSchema / CreateMessageRequestSchema); client v2:
+// setRequestHandler('elicitation/create' / 'sampling/createMessage'), and inputRequired.autoFulfill in
+// 2026-07-28), over stdio and over HTTP (one `gallery --http 127.0.0.1:PORT` shared by every suite, so
+// each suite deletes a region of its own), and checks a client that declares neither capability.
+//
 // Usage: node gallery.test.mjs PATH/TO/gallery [SUITE ...]   (SUITE: v1-legacy, v2-legacy, v2-2026-07-28, v2-auto)
 // Prints one line per check and, last, `N passed, M failed`; exits 1 if any check failed. Node >= 20.
 
+import { spawn as spawnProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { connect as tcpConnect, createServer as tcpServer } from 'node:net';
 import { inflateSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Client as ClientV2, ProtocolError, SdkError, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2, ProtocolError, SdkError, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 
 const MODERN = '2026-07-28';
@@ -31,7 +40,7 @@ const LEGACY_VERSION = '2025-11-25'; // what both TS SDKs offer in initialize
 const REQUEST_TIMEOUT = 20_000;
 const SUITE_TIMEOUT = 120_000;
 
-const TOOL_NAMES = ['add', 'greet', 'sales_table', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow', 'region_report'];
+const TOOL_NAMES = ['add', 'greet', 'sales_table', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow', 'region_report', 'delete_region', 'summarize_sales'];
 const REGIONS = ['north', 'south', 'east', 'west'];
 // name -> [title, description prefix, required, {property: JSON type}]; a null type means "an enum of REGIONS"
 const LISTING = {
@@ -46,6 +55,13 @@ const LISTING = {
   count_with_progress: [undefined, 'Count to `steps`, reporting progress after each step.', ['steps'], { steps: 'integer' }],
   slow: [undefined, 'Wait for `seconds`, or until the client cancels.', ['seconds'], { seconds: 'number' }],
   region_report: ['Region report', "A link to the resource holding one region's statistics", ['region'], { region: null }],
+  delete_region: ["Delete a region's records", "Delete one region's sales records, after asking you to confirm.", ['region'], { region: null }],
+  summarize_sales: ['Summarise sales', "Summarise the sales table in one sentence, written by the client's model.", [], { region: null }],
+};
+const ANNOTATIONS = {
+  add: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  delete_region: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  summarize_sales: { readOnlyHint: true },
 };
 const WITH_OUTPUT_SCHEMA = new Set(['sales_table', 'region_stats']);
 const INSTRUCTIONS = 'Example tools, one per kind of output: text, table, image, code, diff, error, JSON.';
@@ -327,6 +343,19 @@ async function runSuite(binary, name) {
   }
 }
 
+/** `work`, or a rejection once SUITE_TIMEOUT has passed. */
+async function withDeadline(work) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not finish within ${SUITE_TIMEOUT / 1000} s`)), SUITE_TIMEOUT);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function connectChecks(s) {
   const { client, wire } = s;
   const methods = wire.sent().filter(m => 'method' in m).map(m => m.method);
@@ -376,7 +405,7 @@ async function listingChecks(s) {
     const wanted = WITH_OUTPUT_SCHEMA.has(name);
     eq(`${name}: outputSchema ${wanted ? 'present' : 'absent'}`, 'outputSchema' in tool && tool.outputSchema !== undefined, wanted);
   }
-  eq('add: annotations', listing.add?.annotations, { readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+  for (const [name, annotations] of Object.entries(ANNOTATIONS)) eq(`${name}: annotations`, listing[name]?.annotations, annotations);
   const steps = listing.count_with_progress?.inputSchema?.properties?.steps ?? {};
   eq('count_with_progress: steps range 1..100', [steps.minimum, steps.maximum], [1, 100]);
   const stats = listing.region_stats?.outputSchema ?? {};
@@ -693,6 +722,259 @@ async function wireChecks(s) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// The tools that ask: the SDKs' own request handlers answer delete_region and summarize_sales, over
+// stdio and over HTTP. Legacy: real server-to-client requests, answered by the client's JSON-RPC
+// response. 2026-07-28: an input_required result, which client v2 fulfils itself (inputRequired.autoFulfill)
+// through the same handlers, retrying with inputResponses and the echoed requestState.
+
+// The region each suite's asking checks delete: over HTTP every suite shares one gallery process, so each
+// deletes its own; the client without capabilities runs first, while the region still has records.
+const ASKING_REGIONS = { 'v1-legacy': 'north', 'v2-legacy': 'south', [`v2-${MODERN}`]: 'east', 'v2-auto': 'west' };
+const RECORDS = { north: 2, south: 1, east: 1, west: 2 };
+const SAMPLING_MODEL = 'interop-ts-model';
+const SAMPLING_TEXT = "Sales are steady; the region's best seller leads on revenue.";
+const SYSTEM_PROMPT = 'You summarise sales tables in one plain sentence, with the numbers that matter.';
+const CONFIRM_SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', description: 'Delete the records?' } }, required: ['confirm'] };
+const NO_ELICITATION = 'the client cannot be asked `elicitation/create`: it did not declare the `elicitation` capability';
+const CANNOT_SAMPLE = 'This client cannot sample, so here is the table:\n\n';
+
+const elicitationParams = region => ({ mode: 'form', message: `Delete the ${RECORDS[region]} sales records of ${region}? This cannot be undone.`, requestedSchema: CONFIRM_SCHEMA });
+const samplingParams = table => ({
+  messages: [{ role: 'user', content: { type: 'text', text: `Summarise this table:\n\n${table}` } }],
+  systemPrompt: SYSTEM_PROMPT,
+  modelPreferences: { costPriority: 0.6, speedPriority: 0.8 },
+  maxTokens: 120,
+});
+const samplingAnswer = { role: 'assistant', content: { type: 'text', text: SAMPLING_TEXT }, model: SAMPLING_MODEL };
+
+/** The gallery serving `--http 127.0.0.1:PORT`, shared by every suite's HTTP connections. */
+async function startHttpGallery(binary) {
+  const port = await new Promise((resolve, reject) => {
+    const probe = tcpServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+  const child = spawnProcess(binary, ['--http', `127.0.0.1:${port}`], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env } });
+  let exited = null;
+  child.once('exit', code => {
+    exited = code ?? 'a signal';
+  });
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline && exited === null; ) {
+    const up = await new Promise(resolve => {
+      const socket = tcpConnect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
+    await sleep(50);
+  }
+  child.kill();
+  throw new Error(`the gallery did not listen on 127.0.0.1:${port} (exit: ${exited})`);
+}
+
+/** A client of `suite` over stdio (`url` undefined) or HTTP, with the elicitation and sampling handlers when `capable`. */
+// The regions deleted so far in the shared HTTP gallery (every stdio connection has a process of its own).
+const deletedOverHttp = new Set();
+
+function makeAskingClient(binary, suite, url, capable) {
+  const [generation, mode] = suite.split(/-(.*)/s);
+  const v1 = generation === 'v1';
+  const wire = new Wire();
+  const asked = [];
+  const answers = [];
+  const clientErrors = [];
+  const info = { name: 'codeagent-interop-ts', version: '1.0.0' };
+  const capabilities = capable ? { elicitation: v1 ? {} : { form: {} }, sampling: {} } : {};
+  const spawn = { command: binary, args: [], env: { ...process.env }, stderr: 'inherit' };
+  let client;
+  let transport;
+  const onElicit = request => {
+    asked.push(['elicitation/create', JSON.parse(JSON.stringify(request.params))]);
+    return answers.length ? answers.shift() : { action: 'cancel' };
+  };
+  const onSample = request => {
+    asked.push(['sampling/createMessage', JSON.parse(JSON.stringify(request.params))]);
+    return samplingAnswer;
+  };
+  if (v1) {
+    client = new ClientV1(info, { capabilities });
+    transport = url ? new HttpV1(new URL(url)) : new StdioV1(spawn);
+    if (capable) {
+      client.setRequestHandler(ElicitRequestSchema, async request => onElicit(request));
+      client.setRequestHandler(CreateMessageRequestSchema, async request => onSample(request));
+    }
+  } else {
+    const negotiation = mode === 'legacy' || mode === 'auto' ? mode : { pin: mode };
+    client = new ClientV2(info, { capabilities, versionNegotiation: { mode: negotiation, probe: { timeoutMs: 10_000 } }, inputRequired: { autoFulfill: true } });
+    transport = url ? new HttpV2(new URL(url)) : new StdioV2(spawn);
+    if (capable) {
+      client.setRequestHandler('elicitation/create', async request => onElicit(request));
+      client.setRequestHandler('sampling/createMessage', async request => onSample(request));
+    }
+  }
+  client.onerror = error => clientErrors.push(error);
+  tap(transport, wire);
+  return {
+    v1,
+    modern: mode !== 'legacy',
+    client,
+    transport,
+    wire,
+    deleted: url ? deletedOverHttp : new Set(),
+    asked,
+    answers,
+    clientErrors,
+    callTool: params => (v1 ? client.callTool(params, undefined, { timeout: REQUEST_TIMEOUT }) : client.callTool(params, { timeout: REQUEST_TIMEOUT })),
+  };
+}
+
+async function runAsking(binary, suite, where, url) {
+  prefix = `[${suite} ${where}] `;
+  const region = ASKING_REGIONS[suite];
+  for (const capable of [false, true]) {
+    const a = makeAskingClient(binary, suite, url, capable);
+    try {
+      await a.client.connect(a.transport);
+      if (capable) await group('asking', () => capableChecks(a, region));
+      else await group('asking without capabilities', () => incapableChecks(a, region));
+      const unexpected = a.clientErrors.filter(e => !String(e?.message).includes(LATE_PROGRESS));
+      eq(`${capable ? '' : 'no capabilities: '}no unexpected client errors (onerror)`, unexpected.map(e => String(e?.message ?? e)), []);
+    } finally {
+      await a.client.close().catch(() => {});
+    }
+  }
+}
+
+const serverRequests = (wire, since = 0) => wire.received(since).filter(m => 'method' in m && 'id' in m);
+const inputRequired = (wire, since = 0) => wire.received(since).filter(m => !('method' in m) && m.result?.resultType === 'input_required');
+const rows = result => result.structuredContent?.rows ?? [];
+
+/** The elicitation and sampling capabilities the client declared: at initialize (legacy) or per request. */
+function declared(a) {
+  const capabilities = a.modern
+    ? a.wire.sent().find(m => m.method === 'tools/call')?.params?._meta?.['io.modelcontextprotocol/clientCapabilities']
+    : a.wire.sent().find(m => m.method === 'initialize')?.params?.capabilities;
+  if (!capabilities) return { 'no capabilities sent': true };
+  return Object.fromEntries(Object.entries(capabilities).filter(([k]) => k === 'elicitation' || k === 'sampling'));
+}
+
+async function incapableChecks(a, region) {
+  let r = await a.callTool({ name: 'sales_table', arguments: { region } });
+  const table = onlyText(r) ?? '';
+  eq(`no capabilities: sales_table(${region}) has its ${RECORDS[region]} records`, rows(r).length, RECORDS[region]);
+  eq('no capabilities: the client declares neither elicitation nor sampling', declared(a), {});
+  const mark = a.wire.mark();
+  r = await a.callTool({ name: 'delete_region', arguments: { region } });
+  eq(`no capabilities: delete_region(${region}) is an error result`, r.isError, true);
+  eq(`no capabilities: delete_region(${region}) names the capability`, onlyText(r), NO_ELICITATION);
+  r = await a.callTool({ name: 'summarize_sales', arguments: { region } });
+  eq(`no capabilities: summarize_sales(${region}) is no error`, !!r.isError, false);
+  eq(`no capabilities: summarize_sales(${region}) falls back to the table`, onlyText(r), CANNOT_SAMPLE + table);
+  eq('no capabilities: the server asked nothing (no request to the client)', serverRequests(a.wire, mark), []);
+  eq('no capabilities: no input_required result', inputRequired(a.wire, mark), []);
+  r = await a.callTool({ name: 'sales_table', arguments: { region } });
+  eq(`no capabilities: sales_table(${region}) still has its records`, onlyText(r), table);
+}
+
+async function capableChecks(a, region) {
+  const { wire, asked, answers } = a;
+  const question = elicitationParams(region);
+  let r = await a.callTool({ name: 'sales_table', arguments: { region } });
+  const table = onlyText(r) ?? '';
+  eq(`sales_table(${region}) has its ${RECORDS[region]} records`, rows(r).length, RECORDS[region]);
+  eq('the client declares elicitation and sampling', Object.keys(declared(a)).sort(), ['elicitation', 'sampling']);
+
+  const outcomes = [
+    ['decline', { action: 'decline' }, 'Nothing was deleted: you said no.'],
+    ['cancel', { action: 'cancel' }, 'Nothing was deleted: the question was dismissed.'],
+    ['accept confirm=false', { action: 'accept', content: { confirm: false } }, 'Nothing was deleted: you said no.'],
+  ];
+  for (const [label, answer, expected] of outcomes) {
+    const mark = wire.mark();
+    const before = asked.length;
+    answers.splice(0, answers.length, answer);
+    r = await a.callTool({ name: 'delete_region', arguments: { region } });
+    eq(`delete_region(${region}), ${label}: text`, onlyText(r), expected);
+    eq(`delete_region(${region}), ${label}: isError false`, !!r.isError, false);
+    eq(`delete_region(${region}), ${label}: the handler got the form`, asked.slice(before), [['elicitation/create', question]]);
+    exchangeChecks(a, `delete_region(${region}), ${label}`, mark, 'elicitation/create', 'elicitation-1', question, answer);
+    r = await a.callTool({ name: 'sales_table', arguments: { region } });
+    eq(`after ${label}: sales_table(${region}) still has its records`, onlyText(r), table);
+  }
+
+  let mark = wire.mark();
+  let before = asked.length;
+  r = await a.callTool({ name: 'summarize_sales', arguments: { region } });
+  eq(`summarize_sales(${region}): the model's text and name`, onlyText(r), `${SAMPLING_TEXT}\n\n(summary by ${SAMPLING_MODEL})`);
+  contains(`summarize_sales(${region}): names the handler's model`, onlyText(r), SAMPLING_MODEL);
+  eq(`summarize_sales(${region}): isError false`, !!r.isError, false);
+  eq(`summarize_sales(${region}): the handler got the messages, maxTokens, systemPrompt, modelPreferences`, asked.slice(before), [['sampling/createMessage', samplingParams(table)]]);
+  exchangeChecks(a, `summarize_sales(${region})`, mark, 'sampling/createMessage', 'sampling-1', samplingParams(table), samplingAnswer);
+
+  // Accept last: the records are gone for the rest of the process.
+  mark = wire.mark();
+  before = asked.length;
+  const accept = { action: 'accept', content: { confirm: true } };
+  answers.splice(0, answers.length, accept);
+  r = await a.callTool({ name: 'delete_region', arguments: { region } });
+  eq(`delete_region(${region}), accept confirm=true: text`, onlyText(r), `Deleted the ${RECORDS[region]} records of ${region}.`);
+  eq(`delete_region(${region}), accept confirm=true: isError false`, !!r.isError, false);
+  eq(`delete_region(${region}), accept confirm=true: the handler got the form`, asked.slice(before), [['elicitation/create', question]]);
+  exchangeChecks(a, `delete_region(${region}), accept confirm=true`, mark, 'elicitation/create', 'elicitation-1', question, accept);
+  r = await a.callTool({ name: 'sales_table', arguments: {} });
+  a.deleted.add(region);
+  const left = ['north', 'north', 'south', 'east', 'west', 'west'].filter(name => !a.deleted.has(name));
+  eq(`after the delete: sales_table() lists no ${region} record${a.deleted.size > 1 ? ` (nor those deleted before in this process: ${[...a.deleted].filter(name => name !== region).join(', ')})` : ''}`, rows(r).map(row => row[0]), left);
+  r = await a.callTool({ name: 'sales_table', arguments: { region } });
+  eq(`after the delete: sales_table(${region}) has no rows`, r.structuredContent?.rows, []);
+  r = await a.callTool({ name: 'region_stats', arguments: { region } });
+  eq(`after the delete: region_stats(${region}) counts nothing`, r.structuredContent, { region, units: 0, revenue: 0 });
+  before = asked.length;
+  r = await a.callTool({ name: 'delete_region', arguments: { region } });
+  eq(`delete_region(${region}) again: nothing to delete`, onlyText(r), `${region} has no records to delete.`);
+  eq(`delete_region(${region}) again: nobody is asked`, asked.slice(before), []);
+  if (a.modern) eq('2026-07-28: the server sent no request to the client', serverRequests(wire), []);
+}
+
+/**
+ * One question on the wire. Legacy: the server's request inside the call, the client's response to its id.
+ * 2026-07-28: the call answers input_required; the retry carries inputResponses and the same requestState.
+ */
+function exchangeChecks(a, label, mark, method, key, params, answered) {
+  const { wire } = a;
+  const calls = wire.sent(mark).filter(m => m.method === 'tools/call');
+  if (!a.modern) {
+    const requests = serverRequests(wire, mark);
+    eq(`${label}: wire: one ${method} request from the server`, requests.map(m => [m.method, m.params]), [[method, params]]);
+    if (!requests.length || !calls.length) return;
+    const askId = requests[0].id;
+    eq(`${label}: wire: the client's response to its id`, wire.sent(mark).filter(m => !('method' in m) && m.id === askId).map(m => m.result), [answered]);
+    const askedAt = wire.log.findIndex(([d, m], position) => position >= mark && d === 'in' && m.id === askId);
+    const answeredAt = wire.responsePosition(calls[0].id);
+    check(`${label}: wire: asked while the call runs, then the call's result`, calls.length === 1 && answeredAt !== undefined && askedAt < answeredAt, show(calls));
+    return;
+  }
+  eq(`${label}: wire: no request from the server`, serverRequests(wire, mark), []);
+  eq(`${label}: wire: the call, then its retry`, calls.length, 2);
+  if (calls.length !== 2) return;
+  const result = wire.response(calls[0].id)?.result ?? {};
+  eq(`${label}: wire: the first answer is input_required`, result.resultType, 'input_required');
+  eq(`${label}: wire: inputRequests keyed ${key}`, result.inputRequests, { [key]: { method, params } });
+  const state = result.requestState;
+  check(`${label}: wire: a requestState`, typeof state === 'string' && state.length > 20, show(state));
+  const retry = calls[1].params ?? {};
+  eq(`${label}: wire: the retry carries inputResponses`, retry.inputResponses, { [key]: answered });
+  eq(`${label}: wire: the retry echoes the requestState`, retry.requestState, state);
+  eq(`${label}: wire: the retry names the same tool and arguments`, [retry.name, retry.arguments], [calls[0].params?.name, calls[0].params?.arguments]);
+  eq(`${label}: wire: the retry's answer is complete`, wire.response(calls[1].id)?.result?.resultType, 'complete');
+}
+
+// ------------------------------------------------------------------------------------------------
 
 const SUITES = ['v1-legacy', 'v2-legacy', `v2-${MODERN}`, 'v2-auto'];
 
@@ -706,15 +988,30 @@ async function main() {
   console.log(`typescript clients: @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, @modelcontextprotocol/client ${version('@modelcontextprotocol/client')}; node ${process.version}`);
   console.log(`server: ${binary}`);
   const suites = requested.length ? requested : SUITES;
-  for (const name of suites) {
-    if (!SUITES.includes(name)) {
-      prefix = '';
-      check(`known suite ${name}`, false, `choose from ${SUITES.join(', ')}`);
-      continue;
+  const http = await startHttpGallery(binary);
+  console.log(`server over HTTP: ${http.url}`);
+  try {
+    for (const name of suites) {
+      if (!SUITES.includes(name)) {
+        prefix = '';
+        check(`known suite ${name}`, false, `choose from ${SUITES.join(', ')}`);
+        continue;
+      }
+      const started = performance.now();
+      await runSuite(binary, name);
+      for (const [where, url] of [['stdio', undefined], ['http', http.url]]) {
+        try {
+          await withDeadline(runAsking(binary, name, where, url));
+        } catch (error) {
+          prefix = `[${name} ${where}] `;
+          check("the suite's session runs to the end", false, `${error?.constructor?.name}: ${error?.message ?? error}`);
+          console.log(error?.stack ?? error);
+        }
+      }
+      console.log(`[${name}] done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
-    const started = performance.now();
-    await runSuite(binary, name);
-    console.log(`[${name}] done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    http.stop();
   }
   prefix = '';
   if (failures.length) console.log(`\nfailed checks:\n  ${failures.join('\n  ')}`);
