@@ -34,11 +34,12 @@ async fn delete_region(
     if count == 0 {
         return Ok(Text::new(format!("{} has no records to delete.", region.name())));
     }
-    let question = format!("Delete the {count} sales records of {}? This cannot be undone.", region.name());
+    let records = if count == 1 { "1 sales record".to_owned() } else { format!("{count} sales records") };
+    let question = format!("Delete {records} of {}? This cannot be undone.", region.name());
     Ok(match ctx.elicit::<Confirm>(question).await? {
         Elicitation::Accepted(Confirm { confirm: true }) => {
             DELETED.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(region);
-            Text::new(format!("Deleted the {count} records of {}.", region.name()))
+            Text::new(format!("Deleted {records} of {}.", region.name()))
         }
         Elicitation::Accepted(_) | Elicitation::Declined => Text::new("Nothing was deleted: you said no."),
         Elicitation::Cancelled => Text::new("Nothing was deleted: the question was dismissed."),

@@ -3,7 +3,7 @@
 //! results are one user message of `tool_result` blocks, `is_error` on
 //! failures, the image a base64 `image` block inside its `tool_result`.
 
-use codeagent::agent::{AgentEvent, ModelClient, RetryPolicy};
+use codeagent::agent::AgentEvent;
 use codeagent::provider::{self, Provider, Strictness};
 use serde_json::{Value, json};
 
@@ -74,26 +74,15 @@ pub fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
 pub async fn play(stream: bool) -> (Mock, Vec<AgentEvent>, Vec<Call>) {
     // Only a streamed tool_use can carry arguments that are not JSON.
     let calls = scenario::calls(|index| format!("toolu_0{index}"), "math_add", stream);
-    let mock = Mock::start(script(&calls, stream)).await;
-    let client = ModelClient::new(Provider::Anthropic, "claude-test")
-        .with_base_url(&mock.url)
-        .with_api_key("test-key")
-        .with_retry(RetryPolicy::none());
-    let events = scenario::run(client, stream).await;
+    let (mock, events) = scenario::play(Provider::Anthropic, "claude-test", "", script(&calls, stream), stream).await;
     (mock, events, calls)
 }
 
 async fn check(stream: bool) {
     let (mock, events, calls) = play(stream).await;
-    scenario::check_events(&events, &calls).await;
-    let received = mock.received();
-    assert_eq!(received.len(), 2);
-    for request in &received {
-        assert_eq!(request.path, "/v1/messages");
-        assert_eq!(request.headers["x-api-key"], "test-key");
-        assert_eq!(request.headers["anthropic-version"], "2023-06-01");
-        assert!(request.headers.get("authorization").is_none());
-    }
+    let headers = [("x-api-key", "test-key"), ("anthropic-version", "2023-06-01")];
+    let received = scenario::requests(&mock, &events, &calls, "/v1/messages", &headers).await;
+    assert!(received.iter().all(|request| request.headers.get("authorization").is_none()));
     let offered = provider::tools(&scenario::toolbox(), Provider::Anthropic, Strictness::Lenient).unwrap();
     let first = &received[0].body;
     assert_eq!(first["messages"], json!([{"role": "user", "content": PROMPT}]));

@@ -2,7 +2,7 @@
 //! tool results as one `role: tool` message per call right after the
 //! assistant message, text only.
 
-use codeagent::agent::{AgentEvent, ModelClient, RetryPolicy};
+use codeagent::agent::AgentEvent;
 use codeagent::provider::{self, Provider, Strictness};
 use serde_json::{Value, json};
 
@@ -68,24 +68,14 @@ pub fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
 
 pub async fn play(stream: bool) -> (Mock, Vec<AgentEvent>, Vec<Call>) {
     let calls = scenario::calls(|index| format!("call_{index}"), "math_add", true);
-    let mock = Mock::start(script(&calls, stream)).await;
-    let client = ModelClient::new(Provider::OpenAiChat, "gpt-test")
-        .with_base_url(format!("{}/v1", mock.url))
-        .with_api_key("test-key")
-        .with_retry(RetryPolicy::none());
-    let events = scenario::run(client, stream).await;
+    let (mock, events) = scenario::play(Provider::OpenAiChat, "gpt-test", "/v1", script(&calls, stream), stream).await;
     (mock, events, calls)
 }
 
 async fn check(stream: bool) {
     let (mock, events, calls) = play(stream).await;
-    scenario::check_events(&events, &calls).await;
-    let received = mock.received();
-    assert_eq!(received.len(), 2);
-    for request in &received {
-        assert_eq!(request.path, "/v1/chat/completions");
-        assert_eq!(request.headers["authorization"], "Bearer test-key");
-    }
+    let auth = [("authorization", "Bearer test-key")];
+    let received = scenario::requests(&mock, &events, &calls, "/v1/chat/completions", &auth).await;
     let offered = provider::tools(&scenario::toolbox(), Provider::OpenAiChat, Strictness::Lenient).unwrap();
     let first = &received[0].body;
     assert_eq!(first["model"], "gpt-test");

@@ -4,7 +4,7 @@
 //! `functionResponse`s, `{"output"}` or `{"error"}`, the image as `inlineData`
 //! in its `functionResponse`'s `parts`.
 
-use codeagent::agent::{AgentEvent, ModelClient, RetryPolicy};
+use codeagent::agent::AgentEvent;
 use codeagent::provider::{self, Provider, Strictness};
 use serde_json::{Value, json};
 
@@ -67,29 +67,19 @@ pub fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
 pub async fn play(stream: bool) -> (Mock, Vec<AgentEvent>, Vec<Call>) {
     let id = move |index: usize| if stream { format!("fc-{index}") } else { format!("call_1_{index}") };
     let calls = scenario::calls(id, "math.add", false);
-    let mock = Mock::start(script(&calls, stream)).await;
-    let client = ModelClient::new(Provider::Gemini, "gemini-test")
-        .with_base_url(format!("{}/v1beta", mock.url))
-        .with_api_key("test-key")
-        .with_retry(RetryPolicy::none());
-    let events = scenario::run(client, stream).await;
+    let (mock, events) =
+        scenario::play(Provider::Gemini, "gemini-test", "/v1beta", script(&calls, stream), stream).await;
     (mock, events, calls)
 }
 
 async fn check(stream: bool) {
     let (mock, events, calls) = play(stream).await;
-    scenario::check_events(&events, &calls).await;
-    let received = mock.received();
-    assert_eq!(received.len(), 2);
     let path = if stream {
         "/v1beta/models/gemini-test:streamGenerateContent?alt=sse"
     } else {
         "/v1beta/models/gemini-test:generateContent"
     };
-    for request in &received {
-        assert_eq!(request.path, path);
-        assert_eq!(request.headers["x-goog-api-key"], "test-key");
-    }
+    let received = scenario::requests(&mock, &events, &calls, path, &[("x-goog-api-key", "test-key")]).await;
     let offered = provider::tools(&scenario::toolbox(), Provider::Gemini, Strictness::Lenient).unwrap();
     let first = &received[0].body;
     assert_eq!(first["contents"], json!([{"role": "user", "parts": [{"text": PROMPT}]}]));

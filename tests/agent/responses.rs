@@ -2,7 +2,7 @@
 //! output items (a reasoning item too) go back as they came, each result is a
 //! `function_call_output` with the `call_id`, the image an `input_image` data URL.
 
-use codeagent::agent::{AgentEvent, ModelClient, RetryPolicy};
+use codeagent::agent::AgentEvent;
 use codeagent::provider::{self, Provider, Strictness};
 use serde_json::{Value, json};
 
@@ -82,24 +82,15 @@ pub fn script(calls: &[Call], stream: bool) -> Vec<Answer> {
 
 pub async fn play(stream: bool) -> (Mock, Vec<AgentEvent>, Vec<Call>) {
     let calls = scenario::calls(|index| format!("call_r{index}"), "math_add", true);
-    let mock = Mock::start(script(&calls, stream)).await;
-    let client = ModelClient::new(Provider::OpenAiResponses, "gpt-test")
-        .with_base_url(format!("{}/v1", mock.url))
-        .with_api_key("test-key")
-        .with_retry(RetryPolicy::none());
-    let events = scenario::run(client, stream).await;
+    let script = script(&calls, stream);
+    let (mock, events) = scenario::play(Provider::OpenAiResponses, "gpt-test", "/v1", script, stream).await;
     (mock, events, calls)
 }
 
 async fn check(stream: bool) {
     let (mock, events, calls) = play(stream).await;
-    scenario::check_events(&events, &calls).await;
-    let received = mock.received();
-    assert_eq!(received.len(), 2);
-    for request in &received {
-        assert_eq!(request.path, "/v1/responses");
-        assert_eq!(request.headers["authorization"], "Bearer test-key");
-    }
+    let auth = [("authorization", "Bearer test-key")];
+    let received = scenario::requests(&mock, &events, &calls, "/v1/responses", &auth).await;
     let offered = provider::tools(&scenario::toolbox(), Provider::OpenAiResponses, Strictness::Lenient).unwrap();
     let first = &received[0].body;
     assert_eq!(first["input"], json!([{"role": "user", "content": PROMPT}]));

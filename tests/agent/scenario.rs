@@ -8,12 +8,14 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use codeagent::agent::{Agent, AgentEvent, FinalMessage, ModelClient};
+use codeagent::agent::{Agent, AgentEvent, FinalMessage, ModelClient, RetryPolicy};
 use codeagent::prelude::*;
 use codeagent::{ToolResultEvent, provider::Provider};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::Barrier;
+
+use crate::mock::{Answer, Mock, Received};
 
 #[path = "../../examples/gallery/png.rs"]
 mod png;
@@ -126,6 +128,45 @@ pub async fn run(client: ModelClient, stream: bool) -> Vec<AgentEvent> {
     let agent = Agent::new(client, toolbox()).with_streaming(stream);
     let events = agent.stream(PROMPT).map(|event| event.expect("the run succeeds")).collect::<Vec<_>>();
     tokio::time::timeout(Duration::from_secs(30), events).await.expect("the run ends within 30 s")
+}
+
+/// Plays the scenario for `provider`'s `model` against a mock answering
+/// `script`, its API at `base_path` below the mock's root, with the key `test-key`.
+pub async fn play(
+    provider: Provider,
+    model: &str,
+    base_path: &str,
+    script: Vec<Answer>,
+    stream: bool,
+) -> (Mock, Vec<AgentEvent>) {
+    let mock = Mock::start(script).await;
+    let client = ModelClient::new(provider, model)
+        .with_base_url(format!("{}{base_path}", mock.url))
+        .with_api_key("test-key")
+        .with_retry(RetryPolicy::none());
+    let events = run(client, stream).await;
+    (mock, events)
+}
+
+/// Checks the events the host saw, then that the mock received the two
+/// requests of the scenario, each at `path` with `headers`; returns them.
+pub async fn requests(
+    mock: &Mock,
+    events: &[AgentEvent],
+    calls: &[Call],
+    path: &str,
+    headers: &[(&str, &str)],
+) -> Vec<Received> {
+    check_events(events, calls).await;
+    let received = mock.received();
+    assert_eq!(received.len(), 2, "one request with the prompt, one with the tool results");
+    for request in &received {
+        assert_eq!(request.path, path);
+        for (name, value) in headers {
+            assert_eq!(request.headers[*name], *value, "header {name}");
+        }
+    }
+    received
 }
 
 /// The tool-result events, in the order they arrived.

@@ -229,8 +229,19 @@ impl Server {
     /// are accepted unless `options` say otherwise.
     #[cfg(feature = "http")]
     pub async fn serve_http(&self, address: std::net::SocketAddr, options: http::HttpOptions) -> std::io::Result<()> {
-        self.check_state_keys()?;
         let listener = tokio::net::TcpListener::bind(address).await?;
+        self.serve_http_on(listener, options).await
+    }
+
+    /// [`serve_http`](Server::serve_http) on a listener the caller bound
+    /// (to learn the port of `127.0.0.1:0`, or to pass a socket in).
+    #[cfg(feature = "http")]
+    pub async fn serve_http_on(
+        &self,
+        listener: tokio::net::TcpListener,
+        options: http::HttpOptions,
+    ) -> std::io::Result<()> {
+        self.check_state_keys()?;
         tracing::info!("serving MCP over HTTP at http://{}{}", listener.local_addr()?, options.path);
         axum::serve(listener, self.http_router(options)).await
     }

@@ -850,6 +850,13 @@ async def wire_checks(modern: bool, wire: Wire) -> None:
 # deletes its own; the client without capabilities runs first, while the region still has records.
 ASKING_REGIONS = {"legacy": "north", MODERN: "south", "auto": "east"}
 RECORDS = {"north": 2, "south": 1, "east": 1, "west": 2}
+
+
+def records_text(region):
+    """How the gallery counts a region's records: "1 sales record", "2 sales records"."""
+    count = RECORDS[region]
+    return "1 sales record" if count == 1 else f"{count} sales records"
+
 SAMPLING_MODEL = "interop-python-model"
 SAMPLING_TEXT = "Sales are steady; the region's best seller leads on revenue."
 SYSTEM_PROMPT = "You summarise sales tables in one plain sentence, with the numbers that matter."
@@ -864,7 +871,7 @@ CANNOT_SAMPLE = "This client cannot sample, so here is the table:\n\n"
 
 def elicitation_params(region: str) -> dict[str, Any]:
     """What delete_region's question must be, as the callback receives it."""
-    message = f"Delete the {RECORDS[region]} sales records of {region}? This cannot be undone."
+    message = f"Delete {records_text(region)} of {region}? This cannot be undone."
     return {"mode": "form", "message": message, "requestedSchema": CONFIRM_SCHEMA}
 
 
@@ -1048,7 +1055,7 @@ async def capable_checks(
     answer = types.ElicitResult(action="accept", content={"confirm": True})
     answers[:] = [answer]
     r = await c.call_tool("delete_region", {"region": region})
-    R.eq(f"delete_region({region}), accept confirm=true: text", only_text(r), f"Deleted the {RECORDS[region]} records of {region}.")
+    R.eq(f"delete_region({region}), accept confirm=true: text", only_text(r), f"Deleted {records_text(region)} of {region}.")
     R.eq(f"delete_region({region}), accept confirm=true: isError false", r.is_error, False)
     R.eq(f"delete_region({region}), accept confirm=true: the callback got the form", asked[before:], [("elicitation/create", question)])
     elicitation_wire_checks(f"delete_region({region}), accept confirm=true", wire, mark, modern, question, answer)

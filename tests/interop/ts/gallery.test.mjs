@@ -738,7 +738,8 @@ const CONFIRM_SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean
 const NO_ELICITATION = 'the client cannot be asked `elicitation/create`: it did not declare the `elicitation` capability';
 const CANNOT_SAMPLE = 'This client cannot sample, so here is the table:\n\n';
 
-const elicitationParams = region => ({ mode: 'form', message: `Delete the ${RECORDS[region]} sales records of ${region}? This cannot be undone.`, requestedSchema: CONFIRM_SCHEMA });
+const recordsText = region => (RECORDS[region] === 1 ? '1 sales record' : `${RECORDS[region]} sales records`);
+const elicitationParams = region => ({ mode: 'form', message: `Delete ${recordsText(region)} of ${region}? This cannot be undone.`, requestedSchema: CONFIRM_SCHEMA });
 const samplingParams = table => ({
   messages: [{ role: 'user', content: { type: 'text', text: `Summarise this table:\n\n${table}` } }],
   systemPrompt: SYSTEM_PROMPT,
@@ -922,7 +923,7 @@ async function capableChecks(a, region) {
   const accept = { action: 'accept', content: { confirm: true } };
   answers.splice(0, answers.length, accept);
   r = await a.callTool({ name: 'delete_region', arguments: { region } });
-  eq(`delete_region(${region}), accept confirm=true: text`, onlyText(r), `Deleted the ${RECORDS[region]} records of ${region}.`);
+  eq(`delete_region(${region}), accept confirm=true: text`, onlyText(r), `Deleted ${recordsText(region)} of ${region}.`);
   eq(`delete_region(${region}), accept confirm=true: isError false`, !!r.isError, false);
   eq(`delete_region(${region}), accept confirm=true: the handler got the form`, asked.slice(before), [['elicitation/create', question]]);
   exchangeChecks(a, `delete_region(${region}), accept confirm=true`, mark, 'elicitation/create', 'elicitation-1', question, accept);

@@ -194,11 +194,14 @@ async fn serve_http(server: &Server, address: std::net::SocketAddr, host_page: b
         options = options.with_host_page();
     }
     let options = if address.ip().is_loopback() { options } else { options.with_any_host() };
+    // Bound first, so the banner names the real port of `127.0.0.1:0`.
+    let listener = tokio::net::TcpListener::bind(address).await?;
+    let address = listener.local_addr()?;
     eprintln!("{} {} serving MCP at http://{address}/mcp", server.info().name, server.info().version);
     if host_page {
         eprintln!("the host page is at http://{address}/");
     }
-    server.serve_http(address, options).await?;
+    server.serve_http_on(listener, options).await?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -25,20 +25,9 @@
   };
   var state = { session: null, nextId: 1, calls: 0, fields: 0, tools: [], running: null };
 
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) {
-      node.className = className;
-    }
-    if (text !== undefined && text !== null) {
-      node.textContent = text;
-    }
-    return node;
-  }
-
-  function isObject(value) {
-    return value !== null && typeof value === "object" && !Array.isArray(value);
-  }
+  // The renderer's own DOM helpers: an element with a class and text, a plain-object test.
+  var element = CodeagentRenderer.element;
+  var isObject = CodeagentRenderer.isObject;
 
   // ---- the MCP client ------------------------------------------------------
 

@@ -711,6 +711,8 @@ var CodeagentRenderer = (function () {
     diffLines: function (oldText, newText) {
       return diffLines(splitLines(oldText), splitLines(newText));
     },
-    PAGE_ROWS: PAGE_ROWS
+    PAGE_ROWS: PAGE_ROWS,
+    element: element,
+    isObject: isObject
   };
 })();
