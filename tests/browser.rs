@@ -21,10 +21,12 @@
 //! `cargo test --test browser` does not build the gallery example: run
 //! `cargo build --example gallery` first.
 
+#[path = "child/mod.rs"]
+mod child;
 #[path = "browser/fixtures.rs"]
 mod fixtures;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -166,35 +168,9 @@ impl Drop for Scratch {
 
 /// Runs pytest to completion (killed after [`TIMEOUT`]); its status, output
 /// and whether it timed out.
-fn run_pytest(mut command: Command) -> (Option<std::process::ExitStatus>, String, bool) {
-    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = command.spawn().unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let out = thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let err = thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let started = Instant::now();
-    let (status, timed_out) = loop {
-        if let Some(status) = child.try_wait().expect("waiting for pytest") {
-            break (Some(status), false);
-        }
-        if started.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break (None, true);
-        }
-        thread::sleep(Duration::from_millis(50));
-    };
-    let output = format!("{}{}", out.join().unwrap_or_default(), err.join().unwrap_or_default());
-    (status, output, timed_out)
+fn run_pytest(command: Command) -> (Option<std::process::ExitStatus>, String, bool) {
+    let finished = child::run_to_end(command, TIMEOUT);
+    (finished.status, format!("{}{}", finished.stdout, finished.stderr), finished.status.is_none())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -18,10 +18,12 @@
 //! `cargo test` builds the gallery example; `cargo test --test interop` alone
 //! does not, so run `cargo build --example gallery` first in that case.
 
-use std::io::{Read, Write};
+#[path = "child/mod.rs"]
+mod child;
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::thread;
 use std::time::{Duration, Instant};
 
 /// How long one client may run before it is killed.
@@ -81,37 +83,12 @@ fn node_available() -> bool {
 
 /// Runs `command` to completion (killing it after [`TIMEOUT`]), prints its
 /// output, and asserts that it passed.
-fn run_client(client: &str, mut command: Command) {
-    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+fn run_client(client: &str, command: Command) {
+    let shown = format!("{command:?}");
     let started = Instant::now();
-    let mut child =
-        command.spawn().unwrap_or_else(|error| panic!("interop {client}: cannot start {command:?}: {error}"));
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let out = thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let err = thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let (status, timed_out) = loop {
-        if let Some(status) = child.try_wait().expect("waiting for the client") {
-            break (Some(status), false);
-        }
-        if started.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break (None, true);
-        }
-        thread::sleep(Duration::from_millis(50));
-    };
-    let stdout = out.join().unwrap_or_default();
-    let stderr = err.join().unwrap_or_default();
-    println!("---- {client}: {command:?}\n{stdout}");
+    let child::Finished { status, stdout, stderr } = child::run_to_end(command, TIMEOUT);
+    let timed_out = status.is_none();
+    println!("---- {client}: {shown}\n{stdout}");
     if !stderr.trim().is_empty() {
         println!("---- {client} stderr\n{stderr}");
     }

@@ -114,7 +114,7 @@ fn a_tool_asking_for_an_impossible_form_is_refused_when_the_toolbox_is_built() {
     assert_eq!(
         error.to_string(),
         "the tool `ship` cannot be added: `Shipping` cannot be an elicitation form: field `address`: \
-         nested, untagged or data-carrying types are not allowed: use a flat struct"
+         a nested struct or map is not allowed: a form is one flat struct"
     );
     assert!(matches!(error, AddToolError::NotAForm { .. }));
 }

@@ -119,6 +119,7 @@ fn primitive(field: &Value) -> Result<(Value, bool), String> {
             field.insert("items".into(), multi_select_items(items)?);
             COMMON.iter().chain(&ARRAY).copied().collect()
         }
+        Some("object") => return Err("a nested struct or map is not allowed: a form is one flat struct".into()),
         Some(other) => return Err(format!("type `{other}` is not a string, number, integer, boolean or enum")),
         None => return Err("nested, untagged or data-carrying types are not allowed: use a flat struct".into()),
     };

@@ -1,0 +1,46 @@
+//! Running an outside program to its end, as the interop and browser tests
+//! do: both of its outputs read while it runs (so a full pipe never stalls
+//! it), and killed when it runs past its time.
+
+use std::io::Read;
+use std::process::{Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How a program run with [`run_to_end`] ended.
+pub(crate) struct Finished {
+    /// Its exit status; `None` when it was killed.
+    pub(crate) status: Option<ExitStatus>,
+    /// What it wrote to standard output.
+    pub(crate) stdout: String,
+    /// What it wrote to standard error.
+    pub(crate) stderr: String,
+}
+
+/// Runs `command` with no input until it exits, or kills it after `timeout`.
+pub(crate) fn run_to_end(mut command: Command, timeout: Duration) -> Finished {
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let started = Instant::now();
+    let mut child = command.spawn().unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
+    let read_all = |mut pipe: Box<dyn Read + Send>| {
+        thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = read_all(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = read_all(Box::new(child.stderr.take().expect("piped stderr")));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the child") {
+            break Some(status);
+        }
+        if started.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        thread::sleep(Duration::from_millis(50));
+    };
+    Finished { status, stdout: stdout.join().unwrap_or_default(), stderr: stderr.join().unwrap_or_default() }
+}
