@@ -4,9 +4,10 @@
 //! ignored by default — every definition validated against the providers' own
 //! SDK request types by `tests/providers/check_definitions.py`.
 
+#[path = "providers/checker.rs"]
+mod checker;
+
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::Command;
 
 use codeagent::prelude::*;
 use codeagent::provider::{self, NotStrict, Provider, Strictness};
@@ -265,23 +266,10 @@ async fn a_null_for_a_required_argument_still_fails_as_before() {
     assert!(text(&result).contains("`origin.x`: invalid type: null"), "{}", text(&result));
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 #[test]
 #[ignore = "needs the interop Python environment: bash tests/interop/install.sh, then cargo test -- --include-ignored"]
 fn definitions_validate_against_the_provider_sdks() {
-    let venv = root().join(".venv");
-    let python = if cfg!(windows) { venv.join("Scripts").join("python.exe") } else { venv.join("bin").join("python") };
-    assert!(
-        python.is_file(),
-        "the venv interpreter {} is missing: run `bash tests/interop/install.sh` (it installs the pinned openai, \
-         anthropic and google-genai packages into .venv), then `cargo test -- --include-ignored`",
-        python.display()
-    );
-    let folder = std::env::temp_dir().join(format!("codeagent-providers-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
+    let mut documents = Vec::new();
     for provider in Provider::ALL {
         for (strictness, toolbox, suffix) in
             [(Strictness::Lenient, everything(), "lenient"), (Strictness::Strict, strictable(), "strict")]
@@ -290,18 +278,9 @@ fn definitions_validate_against_the_provider_sdks() {
                 continue;
             }
             let offered = provider::tools(&toolbox, provider, strictness).unwrap();
-            let file = folder.join(format!("{provider}.{suffix}.json"));
-            std::fs::write(&file, serde_json::to_string_pretty(&offered.tools).unwrap()).unwrap();
+            documents.push((format!("{provider}.{suffix}.json"), offered.tools));
         }
     }
-    let output = Command::new(&python)
-        .arg(root().join("tests/providers/check_definitions.py"))
-        .arg(&folder)
-        .output()
-        .expect("the checker runs");
-    let _ = std::fs::remove_dir_all(&folder);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "the checker failed:\n{stdout}\n{stderr}");
+    let stdout = checker::check("check_definitions.py", &documents);
     assert!(stdout.contains("7 files checked"), "{stdout}");
 }

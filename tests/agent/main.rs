@@ -5,6 +5,8 @@
 
 #![allow(unreachable_pub)]
 
+#[path = "../providers/checker.rs"]
+mod checker;
 mod mock;
 mod scenario;
 

@@ -4,8 +4,6 @@
 //! then a final answer. What the host sees is checked here; what the provider
 //! receives, in each format's file.
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use codeagent::agent::{Agent, AgentEvent, FinalMessage, ModelClient, RetryPolicy};
@@ -15,6 +13,7 @@ use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::Barrier;
 
+use crate::checker;
 use crate::mock::{Answer, Mock, Received};
 
 #[path = "../../examples/gallery/png.rs"]
@@ -250,34 +249,11 @@ pub async fn chart_b64() -> String {
     result.artifact().unwrap().payload()["images"][0]["b64"].as_str().unwrap().to_owned()
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// Validates `bodies` (requests to `provider`, streamed or not as each says)
 /// with the provider's own SDK request types: `tests/providers/check_requests.py`.
 pub fn validate(provider: Provider, bodies: &[Value]) {
-    let python = root().join(".venv").join("bin").join("python");
-    assert!(
-        python.is_file(),
-        "the venv interpreter {} is missing: run `bash tests/interop/install.sh` (it installs the pinned openai, \
-         anthropic and google-genai packages into .venv), then `cargo test -- --include-ignored`",
-        python.display()
-    );
-    let folder = std::env::temp_dir().join(format!("codeagent-requests-{provider}-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
-    for (index, body) in bodies.iter().enumerate() {
-        std::fs::write(folder.join(format!("{provider}.{index}.json")), serde_json::to_string_pretty(body).unwrap())
-            .unwrap();
-    }
-    let output = Command::new(&python)
-        .arg(root().join("tests/providers/check_requests.py"))
-        .arg(&folder)
-        .output()
-        .expect("the checker runs");
-    let _ = std::fs::remove_dir_all(&folder);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "the checker failed:\n{stdout}\n{stderr}");
+    let documents: Vec<(String, Value)> =
+        bodies.iter().enumerate().map(|(index, body)| (format!("{provider}.{index}.json"), body.clone())).collect();
+    let stdout = checker::check("check_requests.py", &documents);
     assert!(stdout.contains(&format!("{} requests checked", bodies.len())), "{stdout}");
 }
