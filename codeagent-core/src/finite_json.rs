@@ -22,7 +22,11 @@ pub(crate) struct JsonProblem {
 /// Converts `value` to JSON, failing with the path of any non-finite number
 /// (`NaN`, `inf`, `-inf`) or anything else JSON cannot hold.
 pub(crate) fn to_json_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, JsonProblem> {
-    if let Err(error) = serde_path_to_error::serialize(value, &mut FiniteScan) {
+    // The scan without path tracking is cheap; the path is only worked out
+    // again when there is a problem to report.
+    if value.serialize(&mut FiniteScan).is_err()
+        && let Err(error) = serde_path_to_error::serialize(value, &mut FiniteScan)
+    {
         let path = error.path().to_string();
         let path = if path == "." { String::new() } else { path };
         return Err(JsonProblem { path, message: error.inner().to_string() });
@@ -42,14 +46,11 @@ impl ser::Error for NotFinite {
     }
 }
 
+/// What a non-finite number is told, after the number.
+pub(crate) const NO_NAN: &str = "JSON has no NaN or infinity (use an Option for missing values)";
+
 fn check(value: f64) -> Result<(), NotFinite> {
-    if value.is_finite() {
-        Ok(())
-    } else {
-        Err(NotFinite(format!(
-            "{value} is not a finite number; JSON has no NaN or infinity (use an Option for missing values)"
-        )))
-    }
+    if value.is_finite() { Ok(()) } else { Err(NotFinite(format!("{value} is not a finite number; {NO_NAN}"))) }
 }
 
 macro_rules! accept {

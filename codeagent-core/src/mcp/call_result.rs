@@ -1,8 +1,8 @@
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::wire::is_object_schema;
-use super::{ContentBlock, InvalidContent, ProtocolVersion};
+use super::{ARTIFACT_META_KEY, ContentBlock, FROM_STRUCTURED_KEY, InvalidContent, ProtocolVersion};
 use crate::finite_json::to_json_value;
 
 /// An explicit, protocol-native MCP tool result: content blocks, structured
@@ -126,26 +126,65 @@ impl CallToolResult {
 
     /// [`to_wire`](CallToolResult::to_wire), moving the content rather than copying it.
     pub fn into_wire(self, version: ProtocolVersion, output_schema: Option<&Value>) -> Value {
+        let CallToolResult { content, structured_content, is_error, mut meta } = self;
         let mut map = Map::new();
         if version.has_result_type() {
             map.insert("resultType".into(), Value::from("complete"));
         }
-        let content = self.content.into_iter().map(|block| block.into_wire(version)).collect();
+        let content = content.into_iter().map(|block| block.into_wire(version)).collect();
         map.insert("content".into(), Value::Array(content));
-        if version.has_structured_content()
-            && let Some(structured) = self.structured_content
-        {
-            let wrap = !version.has_result_type()
+        if let Some(structured) = structured_content {
+            let sent = version.has_structured_content();
+            let wrap = sent
+                && !version.has_result_type()
                 && (!structured.is_object() || output_schema.is_some_and(|schema| !is_object_schema(schema)));
-            map.insert("structuredContent".into(), if wrap { json!({ "result": structured }) } else { structured });
+            if (wrap || !sent)
+                && let Some(artifact) = meta.as_mut().and_then(|meta| meta.get_mut(ARTIFACT_META_KEY))
+            {
+                // Where `structuredContent` is not sent as it is, the artifact
+                // carries the data it would have named.
+                restore_from_structured(artifact, &structured);
+            }
+            if sent {
+                let structured =
+                    if wrap { Value::Object(Map::from_iter([("result".to_owned(), structured)])) } else { structured };
+                map.insert("structuredContent".into(), structured);
+            }
         }
-        if let Some(is_error) = self.is_error {
+        if let Some(is_error) = is_error {
             map.insert("isError".into(), Value::Bool(is_error));
         }
-        if let Some(meta) = self.meta.filter(|meta| !meta.is_empty()) {
+        if let Some(meta) = meta.filter(|meta| !meta.is_empty()) {
             map.insert("_meta".into(), Value::Object(meta));
         }
         Value::Object(map)
+    }
+}
+
+/// Puts back the payload field an artifact names under
+/// [`FROM_STRUCTURED_KEY`]: a table's `df` is the structured content itself, a
+/// code artifact's `text` the structured content pretty-printed.
+pub(crate) fn restore_from_structured(artifact: &mut Value, structured: &Value) {
+    let Some(payload) = artifact.get_mut("payload").and_then(Value::as_object_mut) else { return };
+    let field = match payload.get(FROM_STRUCTURED_KEY).and_then(Value::as_str) {
+        Some(field @ ("df" | "text")) if !payload.contains_key(field) => field.to_owned(),
+        _ => return,
+    };
+    let restored = if field == "df" {
+        structured.clone()
+    } else {
+        Value::String(serde_json::to_string_pretty(structured).unwrap_or_default())
+    };
+    // In the reference's place, so the other keys keep their order.
+    let mut restored = Some(restored);
+    for (key, value) in std::mem::take(payload) {
+        if key == FROM_STRUCTURED_KEY {
+            if let Some(restored) = restored.take() {
+                payload.insert(field.clone(), restored);
+            }
+        } else {
+            payload.insert(key, value);
+        }
     }
 }
 

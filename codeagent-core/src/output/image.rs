@@ -1,6 +1,6 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::image_format::Format;
 use super::{IntoToolResult, Presentation, ToolError, payload};
@@ -153,8 +153,11 @@ fn human_size(bytes: usize) -> String {
 impl IntoToolResult for Image {
     fn into_tool_result(self) -> ToolResult {
         let value = self.portable_value();
-        let images: Vec<Value> =
-            self.images.into_iter().map(|picture| json!({ "mime": picture.mime, "b64": picture.b64 })).collect();
+        let images: Vec<Value> = self
+            .images
+            .into_iter()
+            .map(|picture| Value::Object(payload([("mime", picture.mime.into()), ("b64", picture.b64.into())])))
+            .collect();
         let artifact = Artifact::new(
             Kind::Image,
             payload([("images", Value::Array(images)), ("output", self.output.map_or(Value::Null, Value::from))]),

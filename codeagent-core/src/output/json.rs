@@ -1,6 +1,6 @@
 use schemars::{JsonSchema, generate::SchemaSettings};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{IntoToolResult, payload, to_json};
 use crate::artifact::{Artifact, Kind};
@@ -40,7 +40,7 @@ impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
 /// The result for structured content: compact JSON as the value, the JSON as
 /// a code artifact, and the structured content kept for MCP.
 pub(crate) fn structured_result(structured: Value) -> ToolResult {
-    let compact = structured.to_string();
+    let compact = serde_json::to_string(&structured).unwrap_or_default();
     let pretty = serde_json::to_string_pretty(&structured).unwrap_or_else(|_| compact.clone());
     let artifact = Artifact::new(
         Kind::Code,
@@ -53,5 +53,6 @@ pub(crate) fn structured_result(structured: Value) -> ToolResult {
     );
     ToolResult::new(compact)
         .with_artifact(artifact)
-        .with_extra(NATIVE_EXTRA_KEY, json!({ "structuredContent": structured }))
+        .with_extra(NATIVE_EXTRA_KEY, Value::Object(payload([("structuredContent", structured)])))
+        .with_text_from_structured()
 }

@@ -14,6 +14,7 @@ mod image_format;
 mod json;
 mod native;
 mod plain;
+mod records;
 mod table;
 mod text;
 mod variants;

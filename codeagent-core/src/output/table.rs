@@ -1,7 +1,7 @@
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::{IntoToolResult, Presentation, ToolError, payload, to_json};
+use super::{IntoToolResult, Presentation, ToolError, payload, records, to_json};
 use crate::artifact::{Artifact, Kind};
 use crate::result::ToolResult;
 
@@ -113,27 +113,34 @@ impl Table {
     /// Fails, naming the row, when a row is not a record or holds a
     /// non-finite number.
     pub fn from_rows<T: Serialize>(rows: &[T]) -> Result<Table, ToolError> {
-        let mut names: Map<String, Value> = Map::new();
-        let mut records = Vec::with_capacity(rows.len());
+        let mut names: Vec<String> = Vec::new();
+        let mut cells: Vec<Vec<Value>> = Vec::with_capacity(rows.len());
         for (index, row) in rows.iter().enumerate() {
-            let Value::Object(record) = to_json(row, &format!("table row {index}"))? else {
-                return Err(ToolError::new(format!(
-                    "table row {index} is not a record: rows must serialise to objects such as structs or maps"
-                )));
-            };
-            for key in record.keys() {
-                if !names.contains_key(key) {
-                    names.insert(key.clone(), Value::Null);
+            let fields = records::record(row, index, &names)?;
+            if fields.names.is_empty() {
+                // The same fields as the rows before, in the same order.
+                cells.push(fields.values);
+                continue;
+            }
+            let mut placed = vec![Value::Null; names.len()];
+            for (name, value) in fields.names.into_iter().zip(fields.values) {
+                match names.iter().position(|known| *known == name) {
+                    Some(position) => placed[position] = value,
+                    None => {
+                        names.push(name);
+                        placed.push(value);
+                    }
                 }
             }
-            records.push(record);
+            cells.push(placed);
+        }
+        // Rows read before a later row added columns lack them: null.
+        for row in &mut cells {
+            row.resize(names.len(), Value::Null);
         }
         let mut table = Table::new();
-        table.rows = records
-            .into_iter()
-            .map(|mut record| names.keys().map(|name| record.remove(name).unwrap_or(Value::Null)).collect())
-            .collect();
-        table.columns = names.into_iter().map(|(name, _)| Column { name, ty: ColumnType::Null }).collect();
+        table.rows = cells;
+        table.columns = names.into_iter().map(|name| Column { name, ty: ColumnType::Null }).collect();
         table.infer_types();
         Ok(table)
     }
@@ -190,9 +197,15 @@ impl Table {
     }
 
     fn infer_types(&mut self) {
-        for (index, column) in self.columns.iter_mut().enumerate() {
-            column.ty =
-                self.rows.iter().map(|row| ColumnType::of(&row[index])).fold(ColumnType::Null, ColumnType::unify);
+        // Row by row, the order the cells are in memory.
+        let mut types = vec![ColumnType::Null; self.columns.len()];
+        for row in &self.rows {
+            for (ty, cell) in types.iter_mut().zip(row) {
+                *ty = ty.unify(ColumnType::of(cell));
+            }
+        }
+        for (column, ty) in self.columns.iter_mut().zip(types) {
+            column.ty = ty;
         }
     }
 
@@ -221,7 +234,9 @@ impl Table {
 
     /// The `df` payload: `{"columns": [...], "rows": [...]}`.
     pub(crate) fn into_df(self) -> Value {
-        json!({ "columns": self.columns, "rows": self.rows })
+        let columns = self.columns.iter().map(|column| json!({ "name": column.name, "type": column.ty })).collect();
+        let rows = self.rows.into_iter().map(Value::Array).collect();
+        Value::Object(payload([("columns", Value::Array(columns)), ("rows", Value::Array(rows))]))
     }
 }
 

@@ -5,11 +5,19 @@
 use serde_json::{Map, Value, json};
 
 use crate::artifact::{ARTIFACT_SCHEMA, ArtifactRef, Versions};
-use crate::mcp::{ARTIFACT_META_KEY, CallToolResult, ContentBlock, MediaContent, NATIVE_EXTRA_KEY};
+use crate::mcp::{
+    ARTIFACT_META_KEY, CallToolResult, ContentBlock, FROM_STRUCTURED_KEY, MediaContent, NATIVE_EXTRA_KEY,
+    restore_from_structured,
+};
 
 /// The `CallToolResult` for a result's parts (see
 /// [`ToolResult::into_call_result`](super::ToolResult::into_call_result)).
-pub(super) fn call_result(value: String, is_error: bool, mut extra: Map<String, Value>) -> CallToolResult {
+pub(super) fn call_result(
+    value: String,
+    is_error: bool,
+    mut extra: Map<String, Value>,
+    text_from_structured: bool,
+) -> CallToolResult {
     let mut artifact = match extra.get_mut("codeagent") {
         Some(Value::Object(codeagent)) => codeagent.remove("artifact").filter(|artifact| !artifact.is_null()),
         _ => None,
@@ -26,6 +34,9 @@ pub(super) fn call_result(value: String, is_error: bool, mut extra: Map<String, 
             structured = native.remove("structuredContent");
             if let Some(Value::Object(native_meta)) = native.remove("_meta") {
                 meta = native_meta;
+            }
+            if let (Some(artifact), Some(structured)) = (artifact.as_mut(), structured.as_ref()) {
+                refer_to_structured(artifact, structured, text_from_structured);
             }
             match native.remove("content").and_then(|content| serde_json::from_value::<Vec<ContentBlock>>(content).ok())
             {
@@ -57,6 +68,9 @@ pub(super) fn result_json_from_mcp(object: &Map<String, Value>) -> Value {
     let artifact = match meta.remove(ARTIFACT_META_KEY) {
         Some(mut artifact) => {
             restore_images(&mut artifact, content);
+            if let Some(structured) = object.get("structuredContent") {
+                restore_from_structured(&mut artifact, structured);
+            }
             artifact
         }
         None => synthesize(content, &value, is_error),
@@ -83,7 +97,14 @@ fn lower_by_artifact(artifact: Option<&mut Value>, value: String, structured: &m
     let kind = ArtifactRef::parse(artifact, &Versions::V1).map(|view| view.kind_name().to_owned());
     match kind.as_deref() {
         Some("table") => {
-            *structured = artifact["payload"].get("df").cloned();
+            // The table travels once: as `structuredContent`, which the
+            // artifact's payload names in place of its `df`.
+            if let Some(payload) = artifact.get_mut("payload").and_then(Value::as_object_mut)
+                && let Some(df) = payload.remove("df")
+            {
+                payload.insert(FROM_STRUCTURED_KEY.into(), Value::from("df"));
+                *structured = Some(df);
+            }
             vec![ContentBlock::text(value)]
         }
         Some("image") => {
@@ -107,6 +128,35 @@ fn lower_by_artifact(artifact: Option<&mut Value>, value: String, structured: &m
             blocks
         }
         _ => vec![ContentBlock::text(value)],
+    }
+}
+
+/// Replaces the artifact's copy of `structured` by a reference to it, so the
+/// data is sent once: a table whose `df` is the structured content, or a JSON
+/// code artifact whose text is it pretty-printed (known without comparing when
+/// `text_from_structured`, as for [`Json`](crate::Json)).
+fn refer_to_structured(artifact: &mut Value, structured: &Value, text_from_structured: bool) {
+    let kind = ArtifactRef::parse(artifact, &Versions::V1).map(|view| view.kind_name().to_owned());
+    let Some(payload) = artifact.get_mut("payload").and_then(Value::as_object_mut) else { return };
+    let field = match kind.as_deref() {
+        Some("table") if payload.get("df") == Some(structured) => "df",
+        Some("code")
+            if payload.get("lang").and_then(Value::as_str) == Some("json")
+                && (text_from_structured
+                    || payload.get("text").and_then(Value::as_str)
+                        == serde_json::to_string_pretty(structured).ok().as_deref()) =>
+        {
+            "text"
+        }
+        _ => return,
+    };
+    // Rebuilt rather than removed from, so the other keys keep their order.
+    for (key, value) in std::mem::take(payload) {
+        if key == field {
+            payload.insert(FROM_STRUCTURED_KEY.into(), Value::from(field));
+        } else {
+            payload.insert(key, value);
+        }
     }
 }
 

@@ -49,6 +49,11 @@ pub struct ToolResult {
     metadata: Map<String, Value>,
     #[serde(skip)]
     display_trusted: bool,
+    /// Whether the artifact is a code artifact whose text is the structured
+    /// content pretty-printed (as [`Json`](crate::Json) builds it), so that
+    /// MCP can send that content once.
+    #[serde(skip)]
+    text_from_structured: bool,
 }
 
 impl ToolResult {
@@ -60,6 +65,7 @@ impl ToolResult {
             extra: Map::new(),
             metadata: Map::new(),
             display_trusted: false,
+            text_from_structured: false,
         }
     }
 
@@ -70,6 +76,7 @@ impl ToolResult {
         if artifact.status().as_str() == "error" {
             self.is_error = true;
         }
+        self.text_from_structured = false;
         self.set_raw_artifact(artifact.into_value());
         self
     }
@@ -96,6 +103,9 @@ impl ToolResult {
         let key = key.into();
         if key == "display" {
             self.display_trusted = false;
+        }
+        if key == "codeagent" || key == crate::mcp::NATIVE_EXTRA_KEY {
+            self.text_from_structured = false;
         }
         self.extra.insert(key, value);
         self
@@ -135,6 +145,7 @@ impl ToolResult {
     /// HTML loses its trust: what is written here is treated as untrusted.
     pub fn extra_mut(&mut self) -> &mut Map<String, Value> {
         self.display_trusted = false;
+        self.text_from_structured = false;
         &mut self.extra
     }
 
@@ -202,8 +213,9 @@ impl ToolResult {
     /// `_meta` under [`ARTIFACT_META_KEY`](crate::mcp::ARTIFACT_META_KEY) so an
     /// MCP host can rebuild all three channels with [`ToolResult::from_mcp`].
     pub fn into_call_result(self) -> CallToolResult {
+        let text_from_structured = self.text_from_structured;
         let (value, is_error, extra) = self.into_parts();
-        lower::call_result(value, is_error, extra)
+        lower::call_result(value, is_error, extra, text_from_structured)
     }
 
     /// Reads an MCP `CallToolResult` from any server as a three-channel result.
@@ -238,7 +250,14 @@ impl ToolResult {
     }
 
     fn from_parts(value: String, is_error: bool, extra: Map<String, Value>, metadata: Map<String, Value>) -> Self {
-        ToolResult { value, is_error, extra, metadata, display_trusted: false }
+        ToolResult { value, is_error, extra, metadata, display_trusted: false, text_from_structured: false }
+    }
+
+    /// Records that the artifact's text is the structured content
+    /// pretty-printed (see [`Json`](crate::Json)).
+    pub(crate) fn with_text_from_structured(mut self) -> Self {
+        self.text_from_structured = true;
+        self
     }
 
     fn set_raw_artifact(&mut self, artifact: Value) {

@@ -18,6 +18,7 @@ mod errors;
 mod examples;
 mod lowering;
 mod matrix;
+mod sent_once;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -96,9 +96,26 @@ var CodeagentRenderer = (function () {
       return null;
     }
     var meta = isObject(result._meta) ? result._meta[META_KEY] : undefined;
-    var candidate = meta !== undefined ? meta : result.structuredContent;
+    var candidate = meta !== undefined ? withStructured(meta, result.structuredContent) : result.structuredContent;
     var artifact = trustedArtifact(candidate);
     return artifact && artifact.kind === "image" ? withImageData(artifact, result.content) : artifact;
+  }
+
+  // An artifact in _meta names the payload field the result's structured
+  // content holds (`structuredContent: "df"` for a table's data, `"text"` for
+  // the code of a JSON result): a copy with that field put back.
+  function withStructured(artifact, structured) {
+    if (!isObject(artifact) || !isObject(artifact.payload) || structured === undefined) {
+      return artifact;
+    }
+    var field = artifact.payload.structuredContent;
+    if ((field !== "df" && field !== "text") || Object.prototype.hasOwnProperty.call(artifact.payload, field)) {
+      return artifact;
+    }
+    var payload = Object.assign({}, artifact.payload);
+    delete payload.structuredContent;
+    payload[field] = field === "df" ? structured : JSON.stringify(structured, null, 2);
+    return Object.assign({}, artifact, { payload: payload });
   }
 
   // Image entries in an MCP result refer to an image block by index
