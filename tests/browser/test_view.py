@@ -214,9 +214,12 @@ FALLBACKS = {
     "artifact is a string": (ART, "{\"schema\":\"codeagent.tool-artifact\"}"),
     "artifact is null": (ART, None),
     "payload is a list": (ART + ["payload"], []),
-    "rows are not a list": (ART + ["payload", "df", "rows"], "north,kettle"),
-    "a row is not a list": (ART + ["payload", "df", "rows", 0], {"region": "north"}),
-    "columns missing": (ART + ["payload", "df", "columns"], KeyError),
+    # The table's data is the result's structuredContent, which the artifact names.
+    "rows are not a list": (["structuredContent", "rows"], "north,kettle"),
+    "a row is not a list": (["structuredContent", "rows", 0], {"region": "north"}),
+    "columns missing": (["structuredContent", "columns"], KeyError),
+    "structured content missing": (["structuredContent"], KeyError),
+    "the artifact names another field": (ART + ["payload", "structuredContent"], "rows"),
     "title is a number": (ART + ["title"], 7),
     "status missing": (ART + ["status"], KeyError),
 }

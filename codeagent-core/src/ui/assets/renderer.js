@@ -96,7 +96,7 @@ var CodeagentRenderer = (function () {
       return null;
     }
     var meta = isObject(result._meta) ? result._meta[META_KEY] : undefined;
-    var candidate = meta !== undefined ? withStructured(meta, result.structuredContent) : result.structuredContent;
+    var candidate = meta !== undefined ? withStructured(meta, result.structuredContent, result.content) : result.structuredContent;
     var artifact = trustedArtifact(candidate);
     return artifact && artifact.kind === "image" ? withImageData(artifact, result.content) : artifact;
   }
@@ -104,7 +104,7 @@ var CodeagentRenderer = (function () {
   // An artifact in _meta names the payload field the result's structured
   // content holds (`structuredContent: "df"` for a table's data, `"text"` for
   // the code of a JSON result): a copy with that field put back.
-  function withStructured(artifact, structured) {
+  function withStructured(artifact, structured, blocks) {
     if (!isObject(artifact) || !isObject(artifact.payload) || structured === undefined) {
       return artifact;
     }
@@ -114,8 +114,73 @@ var CodeagentRenderer = (function () {
     }
     var payload = Object.assign({}, artifact.payload);
     delete payload.structuredContent;
-    payload[field] = field === "df" ? structured : JSON.stringify(structured, null, 2);
+    payload[field] = field === "df" ? structured : prettyJson(structured, blocks);
     return Object.assign({}, artifact, { payload: payload });
+  }
+
+  // The structured content pretty-printed the way the server prints it. The
+  // server's text block holds the same JSON compactly, with its numbers as
+  // written (2400.0 stays 2400.0): re-indented token by token when it is that
+  // JSON, JSON.stringify otherwise.
+  function prettyJson(structured, blocks) {
+    var compact = null;
+    (Array.isArray(blocks) ? blocks : []).some(function (block) {
+      if (!isObject(block) || block.type !== "text" || !isString(block.text)) {
+        return false;
+      }
+      try {
+        if (JSON.stringify(JSON.parse(block.text)) === JSON.stringify(structured)) {
+          compact = block.text;
+        }
+      } catch (error) {
+        compact = null;
+      }
+      return true;
+    });
+    return compact === null ? JSON.stringify(structured, null, 2) : reindent(compact);
+  }
+
+  function reindent(text) {
+    var out = "";
+    var depth = 0;
+    var inString = false;
+    var newline = function () {
+      return "\n" + "  ".repeat(depth);
+    };
+    for (var i = 0; i < text.length; i += 1) {
+      var ch = text[i];
+      if (inString) {
+        out += ch;
+        if (ch === "\\") {
+          out += text[i + 1];
+          i += 1;
+        } else if (ch === "\"") {
+          inString = false;
+        }
+      } else if (ch === "\"") {
+        inString = true;
+        out += ch;
+      } else if (ch === "{" || ch === "[") {
+        var close = ch === "{" ? "}" : "]";
+        if (text[i + 1] === close) {
+          out += ch + close;
+          i += 1;
+        } else {
+          depth += 1;
+          out += ch + newline();
+        }
+      } else if (ch === "}" || ch === "]") {
+        depth -= 1;
+        out += newline() + ch;
+      } else if (ch === ",") {
+        out += "," + newline();
+      } else if (ch === ":") {
+        out += ": ";
+      } else if (ch !== " " && ch !== "\n" && ch !== "\t" && ch !== "\r") {
+        out += ch;
+      }
+    }
+    return out;
   }
 
   // Image entries in an MCP result refer to an image block by index
