@@ -389,3 +389,68 @@ async fn legacy_cancelled_notification_ends_the_call_stream_without_a_result() {
     })
     .await;
 }
+
+/// `Server::serve_http_on` sets TCP_NODELAY on the connections it accepts:
+/// without it, each SSE answer on a kept-alive connection (headers first, the
+/// event in a second small write) waits for the client's delayed ACK, some
+/// 40 ms, while a JSON answer takes well under a millisecond.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sse_answers_on_a_kept_alive_connection_are_not_held_back() {
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Bytes;
+    use hyper_util::rt::TokioIo;
+
+    bounded(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binding 127.0.0.1:0");
+        let addr = listener.local_addr().unwrap();
+        let serving = tokio::spawn(async move {
+            let _ = server().serve_http_on(listener, codeagent::server::http::HttpOptions::new()).await;
+        });
+        let stream = tokio::net::TcpStream::connect(addr).await.expect("connecting");
+        stream.set_nodelay(true).unwrap();
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.expect("HTTP handshake");
+        let _connection = Connection(tokio::spawn(async move {
+            let _ = connection.await;
+        }));
+        let mut session = None;
+        let mut times = Vec::new();
+        for id in 0..12u64 {
+            let message = if id == 0 {
+                initialize_request(V2025_06)
+            } else {
+                request(id, "tools/call", json!({"name": "add", "arguments": {"a": id, "b": 1}}))
+            };
+            let mut call = hyper::Request::post("/mcp")
+                .header("host", addr.to_string())
+                .header("content-type", "application/json")
+                .header("accept", ACCEPT_BOTH)
+                .header("mcp-protocol-version", V2025_06.as_str());
+            if let Some(session) = &session {
+                call = call.header("mcp-session-id", session);
+            }
+            let call = call.body(Full::new(Bytes::from(message.to_string()))).unwrap();
+            let started = std::time::Instant::now();
+            sender.ready().await.expect("the connection is kept alive");
+            let response = sender.send_request(call).await.expect("an answer");
+            assert_eq!(response.status(), StatusCode::OK);
+            let sse = response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream");
+            assert!(sse || id == 0, "call {id} is answered as an SSE stream");
+            if let Some(id) = response.headers().get("mcp-session-id") {
+                session = Some(id.to_str().unwrap().to_owned());
+            }
+            let body = response.into_body().collect().await.expect("the whole stream").to_bytes();
+            times.push(started.elapsed());
+            let text = String::from_utf8_lossy(&body);
+            assert!(text.contains(&format!("\"id\":{id}")), "the stream answers call {id}: {text}");
+            if id > 0 {
+                assert!(text.contains(&format!("\"text\":\"{}\"", id + 1)), "the sum of call {id}: {text}");
+            }
+        }
+        times.sort();
+        let median = times[times.len() / 2];
+        assert!(median < Duration::from_millis(20), "SSE answers took {times:?} (median {median:?})");
+        serving.abort();
+    })
+    .await;
+}

@@ -27,7 +27,6 @@
 //! hand-written baseline with no SDK, all from the target directory this
 //! binary lives in.
 
-use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -35,7 +34,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
+use codeagent_bench::{
+    Response, check, compiler_running, cpu_time_of, median, operands, own_cpu_time, percentile, wait_for_idle,
+};
 
 /// One server under test: a name for the table and the command starting it.
 #[derive(Clone, Debug)]
@@ -135,61 +136,12 @@ fn parse_options() -> Options {
     options
 }
 
-/// The arguments of call `id`: varied, some negative, never overflowing.
-fn operands(id: u64) -> (i64, i64) {
-    let a = i64::try_from(id.wrapping_mul(2_654_435_761) % 2_000_001).unwrap_or(0) - 1_000_000;
-    let b = i64::try_from(id % 100_003).unwrap_or(0) * 7 - 350_000;
-    (a, b)
-}
-
 fn write_call(buffer: &mut Vec<u8>, id: u64) {
     let (a, b) = operands(id);
     let _ = writeln!(
         buffer,
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":{a},"b":{b}}}}}}}"#
     );
-}
-
-#[derive(Deserialize)]
-struct Response<'a> {
-    id: Option<serde_json::Value>,
-    #[serde(borrow)]
-    method: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    result: Option<CallResult<'a>>,
-    error: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-struct CallResult<'a> {
-    #[serde(borrow, default)]
-    content: Vec<Block<'a>>,
-    #[serde(rename = "isError")]
-    is_error: Option<bool>,
-}
-
-#[derive(Deserialize)]
-struct Block<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(borrow)]
-    text: Option<Cow<'a, str>>,
-}
-
-/// Why a response is wrong, or `None` when it answers call `id` correctly.
-fn check(id: u64, response: &Response<'_>) -> Option<String> {
-    if let Some(error) = &response.error {
-        return Some(format!("id {id}: JSON-RPC error {error}"));
-    }
-    let Some(result) = &response.result else { return Some(format!("id {id}: no result")) };
-    if result.is_error == Some(true) {
-        return Some(format!("id {id}: isError"));
-    }
-    let (a, b) = operands(id);
-    match result.content.as_slice() {
-        [Block { kind, text: Some(text) }] if kind == "text" && text.parse::<i64>() == Ok(a + b) => None,
-        _ => Some(format!("id {id}: content is not the text {}", a + b)),
-    }
 }
 
 /// A running server with its pipes.
@@ -304,27 +256,6 @@ impl Process {
     fn cpu_time(&self) -> Option<Duration> {
         cpu_time_of(self.child.id())
     }
-}
-
-/// CPU time this process has used so far, exited threads included (from
-/// /proc/self/stat, in clock ticks of 10 ms).
-fn own_cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    // Fields after the command start at the state (field 3): utime is 14, stime 15.
-    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10))
-}
-
-/// CPU time used so far by the live threads of process `pid`.
-fn cpu_time_of(pid: u32) -> Option<Duration> {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let mut total = 0u64;
-    for task in tasks.flatten() {
-        let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
-        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(Duration::from_nanos(total))
 }
 
 struct Shared {
@@ -459,11 +390,6 @@ struct Sample {
     harness_cpu_us_per_call: Option<f64>,
 }
 
-fn percentile(sorted: &[u64], fraction: f64) -> f64 {
-    let rank = ((sorted.len() as f64) * fraction).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1] as f64 / 1000.0
-}
-
 fn measure(spec: &ServerSpec, options: &Options, inflight: u64) -> Result<Sample, String> {
     let mut process = Process::spawn(spec).map_err(|error| format!("starting {}: {error}", spec.program.display()))?;
     let outcome = (|| {
@@ -495,34 +421,6 @@ fn measure(spec: &ServerSpec, options: &Options, inflight: u64) -> Result<Sample
     outcome
 }
 
-/// Whether a compiler or linker is running on this machine: its CPU use
-/// would distort the numbers on two cores.
-fn compiler_running() -> bool {
-    let Ok(processes) = std::fs::read_dir("/proc") else { return false };
-    processes.flatten().any(|entry| {
-        std::fs::read_to_string(entry.path().join("comm")).is_ok_and(|comm| {
-            matches!(comm.trim(), "rustc" | "cc1" | "cc1plus" | "ld" | "ld.lld" | "mold" | "clippy-driver")
-        })
-    })
-}
-
-/// Waits until no compiler runs, for at most `limit`; whether it got there.
-fn wait_for_idle(limit: Duration) -> bool {
-    let deadline = Instant::now() + limit;
-    let mut told = false;
-    while compiler_running() {
-        if Instant::now() >= deadline {
-            return false;
-        }
-        if !told {
-            eprintln!("waiting for running compilers to finish...");
-            told = true;
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    }
-    true
-}
-
 /// [`measure`], run again (twice at most) when a compiler ran meanwhile.
 fn measure_quietly(spec: &ServerSpec, options: &Options, inflight: u64) -> Result<Sample, String> {
     let mut attempt = 0;
@@ -535,12 +433,6 @@ fn measure_quietly(spec: &ServerSpec, options: &Options, inflight: u64) -> Resul
         }
         eprintln!("a compiler started during a run of {} at K={inflight}; measuring again", spec.name);
     }
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let middle = values.len() / 2;
-    if values.len() % 2 == 1 { values[middle] } else { (values[middle - 1] + values[middle]) / 2.0 }
 }
 
 fn main() {

@@ -33,40 +33,59 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The longest time between two sweeps of expired sessions.
+const SWEEP_INTERVAL: Duration = Duration::from_secs(1);
+
 /// The live sessions; idle ones expire.
 pub(crate) struct Sessions {
-    map: Mutex<HashMap<String, Arc<HttpSession>>>,
+    map: Mutex<Map>,
     idle_timeout: Duration,
+}
+
+/// The sessions by id, and when the expired ones were last dropped.
+struct Map {
+    sessions: HashMap<String, Arc<HttpSession>>,
+    swept: Instant,
 }
 
 impl Sessions {
     pub(crate) fn new(idle_timeout: Duration) -> Self {
-        Sessions { map: Mutex::default(), idle_timeout }
+        Sessions { map: Mutex::new(Map { sessions: HashMap::new(), swept: Instant::now() }), idle_timeout }
     }
 
     /// A new session and its id; `None` when the system has no randomness to give.
+    ///
+    /// Expired sessions are dropped here, at most once per [`SWEEP_INTERVAL`]
+    /// (or idle timeout, when shorter): sweeping on every `initialize` would
+    /// make opening `n` sessions cost `n²`.
     pub(crate) fn create(&self) -> Option<(String, Arc<HttpSession>)> {
         let id = new_id()?;
-        let session = Arc::new(HttpSession {
-            peer: Peer::new(),
-            logs: StreamLogs::default(),
-            last_seen: Mutex::new(Instant::now()),
-        });
+        let now = Instant::now();
+        let session =
+            Arc::new(HttpSession { peer: Peer::new(), logs: StreamLogs::default(), last_seen: Mutex::new(now) });
         let mut map = lock(&self.map);
-        map.retain(|_, session| {
-            let live = session.idle_for() < self.idle_timeout;
-            if !live {
-                session.peer.close();
-            }
-            live
-        });
-        map.insert(id.clone(), Arc::clone(&session));
+        if now.duration_since(map.swept) >= SWEEP_INTERVAL.min(self.idle_timeout) {
+            map.swept = now;
+            map.sessions.retain(|_, session| {
+                let live = session.idle_for() < self.idle_timeout;
+                if !live {
+                    session.peer.close();
+                }
+                live
+            });
+        }
+        map.sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))
     }
 
-    /// The session with `id`, if it is live.
+    /// The session with `id`, if it is live (an expired one not yet swept
+    /// is ended here).
     pub(crate) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
-        let session = lock(&self.map).get(id).cloned()?;
+        let session = lock(&self.map).sessions.get(id).cloned()?;
+        if session.idle_for() >= self.idle_timeout {
+            self.remove(id);
+            return None;
+        }
         session.touch();
         Some(session)
     }
@@ -74,7 +93,7 @@ impl Sessions {
     /// Ends the session with `id`: its requests stop and its streams close.
     /// Whether it was live.
     pub(crate) fn remove(&self, id: &str) -> bool {
-        let removed = lock(&self.map).remove(id);
+        let removed = lock(&self.map).sessions.remove(id);
         if let Some(session) = &removed {
             session.peer.close();
         }
@@ -109,6 +128,18 @@ mod tests {
         assert_eq!(a.len(), 32);
         assert!(a.bytes().all(|byte| byte.is_ascii_hexdigit()));
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn an_idle_session_expires() {
+        let sessions = Sessions::new(Duration::from_millis(30));
+        let (id, session) = sessions.create().unwrap();
+        assert!(sessions.get(&id).is_some());
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(sessions.get(&id).is_none(), "expired, though no sweep ran since");
+        assert!(session.peer.closed().is_cancelled());
+        let (kept, _) = sessions.create().unwrap();
+        assert!(sessions.get(&kept).is_some());
     }
 
     #[test]
