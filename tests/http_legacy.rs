@@ -110,6 +110,27 @@ async fn legacy_unknown_session_is_404() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_notifications_and_responses_need_a_known_session() {
+    bounded(async {
+        let served = endpoint().await;
+        let notification = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let response = json!({"jsonrpc": "2.0", "id": 0, "result": {}});
+        for message in [notification, response] {
+            let unknown = post(served.addr)
+                .header("Mcp-Session-Id", "no-such-session")
+                .header("MCP-Protocol-Version", "2025-11-25")
+                .json(&message)
+                .send()
+                .await;
+            expect_error(unknown, StatusCode::NOT_FOUND, INVALID_REQUEST, Value::Null, V2025_11).await;
+            let missing = post(served.addr).header("MCP-Protocol-Version", "2025-11-25").json(&message).send().await;
+            expect_error(missing, StatusCode::BAD_REQUEST, INVALID_REQUEST, Value::Null, V2025_11).await;
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn legacy_delete_ends_the_session() {
     bounded(async {
         let served = endpoint().await;

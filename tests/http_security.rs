@@ -141,6 +141,29 @@ async fn security_body_over_the_limit_is_413() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_a_declared_body_over_the_limit_is_refused_before_it_is_sent() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    bounded(async {
+        let served = start(server(), HttpOptions::new().with_body_limit(2048)).await;
+        let mut stream = TcpStream::connect(served.addr).await.unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n",
+            20 << 20
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        // No byte of the 20 MiB body is sent: the answer must come anyway.
+        let mut answer = vec![0; 4096];
+        let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut answer)).await.unwrap().unwrap();
+        let answer = String::from_utf8_lossy(&answer[..read]);
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(!answer.contains("100 Continue"), "{answer}");
+        assert!(answer.contains("2048"), "{answer}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn security_non_json_content_type_is_415() {
     bounded(async {
         let served = endpoint().await;

@@ -68,6 +68,14 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
         return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, &Value::Null, message);
     }
     let limit = http.options.body_limit;
+    let declared =
+        headers.get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.trim().parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        // Refused before the body is read: a client that sent
+        // `Expect: 100-continue` gets no `100 Continue`, and nothing is buffered.
+        let message = format!("Payload Too Large: the body exceeds {limit} bytes");
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, &Value::Null, message);
+    }
     let bytes = match tokio::time::timeout(http.options.request_timeout, axum::body::to_bytes(body, limit)).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(_)) => {
