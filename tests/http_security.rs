@@ -344,3 +344,57 @@ async fn gallery_serves_http_with_the_http_flag() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gallery_refuses_a_reachable_address_without_authorization() {
+    let binary = gallery_binary().await;
+    bounded(async {
+        let refused = std::process::Command::new(&binary)
+            .args(["--http", "0.0.0.0:0"])
+            .env_remove("CODEAGENT_HTTP_TOKEN")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("starting the gallery");
+        let output = refused.wait_with_output().expect("the gallery's output");
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("0.0.0.0:0") && stderr.contains("CODEAGENT_HTTP_TOKEN"), "{stderr}");
+        assert!(stderr.contains("--allow-unauthenticated"), "{stderr}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gallery_requires_the_bearer_token_it_is_given() {
+    let binary = gallery_binary().await;
+    bounded(async {
+        let port = {
+            let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+            probe.local_addr().unwrap().port()
+        };
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let _gallery = Child(
+            std::process::Command::new(&binary)
+                .args(["--http", &addr.to_string()])
+                .env("CODEAGENT_HTTP_TOKEN", "s3cret")
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("starting the gallery"),
+        );
+        let deadline = Instant::now() + WAIT;
+        while TcpStream::connect(addr).await.is_err() {
+            assert!(Instant::now() < deadline, "the gallery did not listen on {addr} within {WAIT:?}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let response = post(addr).json(&initialize_request(V2025_11)).send().await;
+        assert_eq!(response.status, StatusCode::UNAUTHORIZED);
+        let response =
+            post(addr).header("Authorization", "Bearer s3cret").json(&initialize_request(V2025_11)).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+    })
+    .await;
+}

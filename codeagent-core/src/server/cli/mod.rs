@@ -14,12 +14,16 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, ToolPage};
 
 const USAGE: &str = "\
-usage: SERVER [--http ADDR [--ui] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--http ADDR [--ui] [--allow-unauthenticated] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
   --http ADDR                  serve MCP over Streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080)
   --http ADDR --ui             also serve the host page at http://ADDR/: try the tools in a browser
+                               With CODEAGENT_HTTP_TOKEN set, every request must carry
+                               `Authorization: Bearer <token>`. A non-loopback ADDR is refused
+                               without it unless --allow-unauthenticated is given (for a proxy
+                               in front that authorizes requests itself)
   --list [--protocol VERSION]  print the tools/list result (default version: the latest)
   --list --format FORMAT [--strict]
                                print the tool definitions for an LLM API; FORMAT: openai,
@@ -39,7 +43,7 @@ usage: SERVER [--http ADDR [--ui] | --list [--protocol VERSION | --format FORMAT
 #[derive(Debug, PartialEq)]
 enum Command {
     Serve,
-    Http { address: std::net::SocketAddr, host_page: bool },
+    Http { address: std::net::SocketAddr, host_page: bool, unauthenticated: bool },
     List(ProtocolVersion),
     ListFor(Provider, Strictness),
     Call { name: String, arguments: Value },
@@ -56,14 +60,19 @@ fn parse(args: &[String]) -> Result<Command, String> {
             let address = args.next().ok_or("--http needs an address such as 127.0.0.1:8080")?;
             let address =
                 address.parse().map_err(|_| format!("`{address}` is not an address such as 127.0.0.1:8080"))?;
-            let host_page = match args.next() {
-                None => false,
-                Some("--ui") => true,
-                Some(other) => {
-                    return Err(format!("unexpected argument `{other}` after --http ADDR (only --ui may follow)"));
+            let (mut host_page, mut unauthenticated) = (false, false);
+            for flag in args.by_ref() {
+                match flag {
+                    "--ui" => host_page = true,
+                    "--allow-unauthenticated" => unauthenticated = true,
+                    other => {
+                        return Err(format!(
+                            "unexpected argument `{other}` after --http ADDR (only --ui and --allow-unauthenticated may follow)"
+                        ));
+                    }
                 }
-            };
-            Command::Http { address, host_page }
+            }
+            Command::Http { address, host_page, unauthenticated }
         }
         Some("--list") => match (args.next(), args.next()) {
             (None, _) => Command::List(ProtocolVersion::LATEST),
@@ -144,7 +153,9 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
 async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> {
     match command {
         Command::Help => println!("{USAGE}"),
-        Command::Http { address, host_page } => return serve_http(&server, address, host_page).await,
+        Command::Http { address, host_page, unauthenticated } => {
+            return serve_http(&server, address, host_page, unauthenticated).await;
+        }
         Command::List(version) => {
             let listing = full_listing(&server).map_err(std::io::Error::other)?.to_wire(version);
             println!("{}", serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?);
@@ -187,11 +198,33 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
+/// The environment variable holding the bearer token `--http` requires.
 #[cfg(feature = "http")]
-async fn serve_http(server: &Server, address: std::net::SocketAddr, host_page: bool) -> std::io::Result<ExitCode> {
+const TOKEN_VARIABLE: &str = "CODEAGENT_HTTP_TOKEN";
+
+#[cfg(feature = "http")]
+async fn serve_http(
+    server: &Server,
+    address: std::net::SocketAddr,
+    host_page: bool,
+    unauthenticated: bool,
+) -> std::io::Result<ExitCode> {
     let mut options = super::http::HttpOptions::new();
     if host_page {
         options = options.with_host_page();
+    }
+    let token = std::env::var(TOKEN_VARIABLE).ok().filter(|token| !token.trim().is_empty());
+    match token {
+        Some(token) => options = options.with_authorizer(super::http::BearerToken::new(token.trim())),
+        None if !address.ip().is_loopback() && !unauthenticated => {
+            eprintln!(
+                "error: refusing to serve MCP on {address}, which other machines can reach, without authorization: \
+                 set {TOKEN_VARIABLE} to a bearer token clients must send, or pass --allow-unauthenticated \
+                 when a proxy in front authorizes requests"
+            );
+            return Ok(ExitCode::from(2));
+        }
+        None => {}
     }
     let options = if address.ip().is_loopback() { options } else { options.with_any_host() };
     // Bound first, so the banner names the real port of `127.0.0.1:0`.
@@ -206,7 +239,7 @@ async fn serve_http(server: &Server, address: std::net::SocketAddr, host_page: b
 }
 
 #[cfg(not(feature = "http"))]
-async fn serve_http(_: &Server, _: std::net::SocketAddr, _: bool) -> std::io::Result<ExitCode> {
+async fn serve_http(_: &Server, _: std::net::SocketAddr, _: bool, _: bool) -> std::io::Result<ExitCode> {
     eprintln!("error: this server was built without the `http` feature of codeagent");
     Ok(ExitCode::from(2))
 }
@@ -257,8 +290,10 @@ mod tests {
     fn parses_the_commands_and_refuses_the_rest() {
         assert_eq!(parse(&args(&[])), Ok(Command::Serve));
         let address = "127.0.0.1:9000".parse().unwrap();
-        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000"])), Ok(Command::Http { address, host_page: false }));
-        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000", "--ui"])), Ok(Command::Http { address, host_page: true }));
+        let http = |host_page, unauthenticated| Ok(Command::Http { address, host_page, unauthenticated });
+        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000"])), http(false, false));
+        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000", "--ui"])), http(true, false));
+        assert_eq!(parse(&args(&["--http", "127.0.0.1:9000", "--allow-unauthenticated", "--ui"])), http(true, true));
         assert!(parse(&args(&["--http", "127.0.0.1:9000", "--gui"])).unwrap_err().contains("`--gui` after --http"));
         assert!(parse(&args(&["--http", "nowhere"])).unwrap_err().contains("not an address"));
         assert_eq!(parse(&args(&["--list"])), Ok(Command::List(ProtocolVersion::LATEST)));
