@@ -5,6 +5,7 @@ mod common;
 
 use std::time::Duration;
 
+use codeagent::server::http::HttpOptions;
 use hyper::StatusCode;
 use serde_json::{Value, json};
 
@@ -125,6 +126,26 @@ async fn legacy_notifications_and_responses_need_a_known_session() {
             expect_error(unknown, StatusCode::NOT_FOUND, INVALID_REQUEST, Value::Null, V2025_11).await;
             let missing = post(served.addr).header("MCP-Protocol-Version", "2025-11-25").json(&message).send().await;
             expect_error(missing, StatusCode::BAD_REQUEST, INVALID_REQUEST, Value::Null, V2025_11).await;
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_sessions_past_the_cap_end_the_least_recently_used() {
+    bounded(async {
+        let served = start(server(), HttpOptions::new().with_max_sessions(3)).await;
+        let mut sessions = Vec::new();
+        for _ in 0..5 {
+            sessions.push(open_session(served.addr, V2025_11).await);
+        }
+        for (index, session) in sessions.iter().enumerate() {
+            let response = session.post().json(&request(1, "tools/list", json!({}))).send().await;
+            if index < 2 {
+                expect_error(response, StatusCode::NOT_FOUND, INVALID_REQUEST, json!(1), V2025_11).await;
+            } else {
+                assert_eq!(response.status, StatusCode::OK, "session {index}");
+            }
         }
     })
     .await;

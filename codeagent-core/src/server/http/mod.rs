@@ -56,6 +56,7 @@ pub struct HttpOptions {
     request_timeout: Duration,
     keep_alive: Duration,
     session_idle: Duration,
+    max_sessions: usize,
     host_page: bool,
 }
 
@@ -93,6 +94,7 @@ impl HttpOptions {
             request_timeout: Duration::from_secs(300),
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(3600),
+            max_sessions: 10_000,
             host_page: false,
         }
     }
@@ -156,9 +158,19 @@ impl HttpOptions {
     }
 
     /// How long a legacy session may stay unused before it expires (an hour).
+    /// Expired sessions are dropped when a client comes by and on a timer
+    /// (at least once a minute), so abandoned ones do not pile up.
     #[must_use]
     pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
         self.session_idle = timeout;
+        self
+    }
+
+    /// The most legacy sessions kept at once (10,000, about 1 KB each when
+    /// idle). At the cap, a new session ends the one unused the longest.
+    #[must_use]
+    pub fn with_max_sessions(mut self, sessions: usize) -> Self {
+        self.max_sessions = sessions;
         self
     }
 }
@@ -179,7 +191,7 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Router {
     let http = Http {
         engine,
         allow: AllowList { hosts: options.hosts.clone(), origins: options.origins.clone() },
-        sessions: Sessions::new(options.session_idle),
+        sessions: Sessions::new(options.session_idle, options.max_sessions),
         host_page: crate::ui::host_page_for(&options.path).into_owned(),
         options,
     };

@@ -4,8 +4,11 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use super::resume::StreamLogs;
 use crate::server::peer::Peer;
@@ -36,10 +39,16 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// The longest time between two sweeps of expired sessions.
 const SWEEP_INTERVAL: Duration = Duration::from_secs(1);
 
-/// The live sessions; idle ones expire.
+/// The longest time between two sweeps by the timer, whatever the idle timeout.
+const TIMER_INTERVAL: Duration = Duration::from_secs(60);
+
+/// The live sessions, at most `cap` of them; idle ones expire, on a timer as
+/// well as on use.
 pub(crate) struct Sessions {
-    map: Mutex<Map>,
+    map: Arc<Mutex<Map>>,
     idle_timeout: Duration,
+    cap: usize,
+    timer: AtomicBool,
 }
 
 /// The sessions by id, and when the expired ones were last dropped.
@@ -48,9 +57,26 @@ struct Map {
     swept: Instant,
 }
 
+impl Map {
+    /// Ends the sessions unused for `idle_timeout`.
+    fn sweep(&mut self, idle_timeout: Duration, now: Instant) {
+        self.swept = now;
+        self.sessions.retain(|_, session| {
+            let live = session.idle_for() < idle_timeout;
+            if !live {
+                session.peer.close();
+            }
+            live
+        });
+    }
+}
+
 impl Sessions {
-    pub(crate) fn new(idle_timeout: Duration) -> Self {
-        Sessions { map: Mutex::new(Map { sessions: HashMap::new(), swept: Instant::now() }), idle_timeout }
+    /// Sessions that expire after `idle_timeout` unused; at `cap`, a new one
+    /// ends the one unused the longest.
+    pub(crate) fn new(idle_timeout: Duration, cap: usize) -> Self {
+        let map = Map { sessions: HashMap::new(), swept: Instant::now() };
+        Sessions { map: Arc::new(Mutex::new(map)), idle_timeout, cap: cap.max(1), timer: AtomicBool::new(false) }
     }
 
     /// A new session and its id; `None` when the system has no randomness to give.
@@ -63,19 +89,50 @@ impl Sessions {
         let now = Instant::now();
         let session =
             Arc::new(HttpSession { peer: Peer::new(), logs: StreamLogs::default(), last_seen: Mutex::new(now) });
+        self.start_timer();
         let mut map = lock(&self.map);
-        if now.duration_since(map.swept) >= SWEEP_INTERVAL.min(self.idle_timeout) {
-            map.swept = now;
-            map.sessions.retain(|_, session| {
-                let live = session.idle_for() < self.idle_timeout;
-                if !live {
-                    session.peer.close();
-                }
-                live
-            });
+        if now.duration_since(map.swept) >= SWEEP_INTERVAL.min(self.idle_timeout) || map.sessions.len() >= self.cap {
+            map.sweep(self.idle_timeout, now);
+        }
+        if map.sessions.len() >= self.cap {
+            // Full of live sessions: the one unused the longest makes room.
+            let oldest = map.sessions.iter().max_by_key(|(_, session)| session.idle_for()).map(|(id, _)| id.clone());
+            if let Some(session) = oldest.and_then(|oldest| map.sessions.remove(&oldest)) {
+                tracing::debug!("{} legacy sessions: the one unused the longest ends for a new one", self.cap);
+                session.peer.close();
+            }
         }
         map.sessions.insert(id.clone(), Arc::clone(&session));
         Some((id, session))
+    }
+
+    /// How many sessions are kept.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        lock(&self.map).sessions.len()
+    }
+
+    /// Starts, once and only inside a Tokio runtime, the task that drops
+    /// expired sessions even when no client comes by; it ends with the map.
+    fn start_timer(&self) {
+        if self.timer.load(Ordering::Relaxed) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        if self.timer.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let map: Weak<Mutex<Map>> = Arc::downgrade(&self.map);
+        let (idle_timeout, interval) = (self.idle_timeout, self.idle_timeout.min(TIMER_INTERVAL));
+        runtime.spawn(async move {
+            loop {
+                tokio::time::sleep(interval).await;
+                let Some(map) = map.upgrade() else { return };
+                let now = Instant::now();
+                let mut map = lock(&map);
+                map.sweep(idle_timeout, now);
+            }
+        });
     }
 
     /// The session with `id`, if it is live (an expired one not yet swept
@@ -132,7 +189,7 @@ mod tests {
 
     #[test]
     fn an_idle_session_expires() {
-        let sessions = Sessions::new(Duration::from_millis(30));
+        let sessions = Sessions::new(Duration::from_millis(30), 100);
         let (id, session) = sessions.create().unwrap();
         assert!(sessions.get(&id).is_some());
         std::thread::sleep(Duration::from_millis(60));
@@ -143,8 +200,35 @@ mod tests {
     }
 
     #[test]
+    fn at_the_cap_the_session_unused_the_longest_ends() {
+        let sessions = Sessions::new(Duration::from_secs(60), 2);
+        let (first, first_session) = sessions.create().unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        let (second, _) = sessions.create().unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(sessions.get(&first).is_some(), "used again: now the second is the oldest");
+        let (third, _) = sessions.create().unwrap();
+        assert_eq!(sessions.len(), 2);
+        assert!(sessions.get(&second).is_none());
+        assert!(sessions.get(&first).is_some() && sessions.get(&third).is_some());
+        assert!(!first_session.peer.closed().is_cancelled());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn idle_sessions_are_dropped_on_a_timer() {
+        let sessions = Sessions::new(Duration::from_secs(5), 100);
+        let (_, session) = sessions.create().unwrap();
+        assert_eq!(sessions.len(), 1);
+        // Nobody comes by: the timer alone ends the session.
+        tokio::time::sleep(Duration::from_secs(11)).await;
+        tokio::task::yield_now().await;
+        assert_eq!(sessions.len(), 0);
+        assert!(session.peer.closed().is_cancelled());
+    }
+
+    #[test]
     fn removing_a_session_closes_its_peer() {
-        let sessions = Sessions::new(Duration::from_secs(60));
+        let sessions = Sessions::new(Duration::from_secs(60), 100);
         let (id, session) = sessions.create().unwrap();
         assert!(sessions.get(&id).is_some());
         assert!(sessions.remove(&id));
