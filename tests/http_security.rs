@@ -163,6 +163,62 @@ async fn security_a_declared_body_over_the_limit_is_refused_before_it_is_sent() 
     .await;
 }
 
+/// Reads from `stream` until the server closes it; what it sent, and how long that took.
+async fn until_closed(stream: &mut TcpStream, limit: Duration) -> (String, Duration) {
+    use tokio::io::AsyncReadExt;
+    let started = Instant::now();
+    let mut received = Vec::new();
+    let mut buffer = [0; 1024];
+    loop {
+        match tokio::time::timeout(limit.saturating_sub(started.elapsed()), stream.read(&mut buffer)).await {
+            Ok(Ok(0) | Err(_)) => break,
+            Ok(Ok(read)) => received.extend_from_slice(&buffer[..read]),
+            Err(_) => panic!("the connection was still open after {limit:?}"),
+        }
+    }
+    (String::from_utf8_lossy(&received).into_owned(), started.elapsed())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn security_slow_clients_are_cut_off() {
+    use tokio::io::AsyncWriteExt;
+    bounded(async {
+        let options = HttpOptions::new()
+            .with_header_timeout(Duration::from_millis(500))
+            .with_body_timeout(Duration::from_millis(500));
+        let served = start(server(), options).await;
+        // Sends nothing at all.
+        let mut silent = TcpStream::connect(served.addr).await.unwrap();
+        let (_, after) = until_closed(&mut silent, Duration::from_secs(5)).await;
+        assert!(after >= Duration::from_millis(400), "closed after {after:?}");
+        // Trickles its headers, one byte every 100 ms.
+        let mut trickle = TcpStream::connect(served.addr).await.unwrap();
+        let head = b"POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n";
+        let started = Instant::now();
+        for byte in head {
+            if trickle.write_all(&[*byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if started.elapsed() > Duration::from_secs(5) {
+                panic!("still accepting header bytes after 5 s");
+            }
+        }
+        let (_, _) = until_closed(&mut trickle, Duration::from_secs(5)).await;
+        // Sends its headers, then trickles the body: 408 for the body.
+        let mut body = TcpStream::connect(served.addr).await.unwrap();
+        let head = "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                    Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{";
+        body.write_all(head.as_bytes()).await.unwrap();
+        let (answer, _) = until_closed(&mut body, Duration::from_secs(5)).await;
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        // A client that keeps up is served.
+        let response = post(served.addr).json(&initialize_request(V2025_11)).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn security_non_json_content_type_is_415() {
     bounded(async {

@@ -61,9 +61,9 @@ pub async fn start(server: Server, options: HttpOptions) -> Endpoint {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("binding 127.0.0.1:0");
     let addr = listener.local_addr().unwrap();
     let toolbox = server.toolbox().clone();
-    let router = server.http_router(options);
+    // The server's own accept loop, with its timeouts.
     let task = tokio::spawn(async move {
-        axum::serve(listener, router).await.expect("serving");
+        server.serve_http_on(listener, options).await.expect("serving");
     });
     Endpoint { addr, toolbox, task }
 }

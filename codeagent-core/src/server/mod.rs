@@ -241,22 +241,21 @@ impl Server {
     /// algorithm holds each event back until the client acknowledges the
     /// previous write, which a client delaying its ACKs does only after
     /// some 40 ms. JSON responses, written in one piece, are unaffected.
+    /// A client must send each request's headers within the header timeout
+    /// ([`HttpOptions::with_header_timeout`](http::HttpOptions::with_header_timeout)),
+    /// idle kept-alive connections included, and its body within the body
+    /// timeout. Mounting [`http_router`](Server::http_router) in an `axum::serve`
+    /// of your own gives none of this: set them there.
     #[cfg(feature = "http")]
     pub async fn serve_http_on(
         &self,
         listener: tokio::net::TcpListener,
         options: http::HttpOptions,
     ) -> std::io::Result<()> {
-        use axum::serve::ListenerExt as _;
-
         self.check_state_keys()?;
         tracing::info!("serving MCP over HTTP at http://{}{}", listener.local_addr()?, options.path);
-        let listener = listener.tap_io(|socket| {
-            if let Err(error) = socket.set_nodelay(true) {
-                tracing::debug!("could not set TCP_NODELAY on a connection: {error}");
-            }
-        });
-        axum::serve(listener, self.http_router(options)).await
+        let header_timeout = options.header_timeout;
+        http::accept::serve(listener, self.http_router(options), header_timeout).await
     }
 
     /// Serves one client on standard input and output. Nothing but MCP

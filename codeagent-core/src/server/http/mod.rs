@@ -12,6 +12,7 @@
 //! rebinding: only localhost when bound to loopback, unless configured), the
 //! authorisation hook, a body size limit and a timeout.
 
+pub(crate) mod accept;
 mod answer;
 mod channel;
 mod guard;
@@ -54,6 +55,8 @@ pub struct HttpOptions {
     authorizer: Option<Arc<dyn Authorize>>,
     body_limit: usize,
     request_timeout: Duration,
+    pub(crate) header_timeout: Duration,
+    body_timeout: Duration,
     keep_alive: Duration,
     session_idle: Duration,
     max_sessions: usize,
@@ -92,6 +95,8 @@ impl HttpOptions {
             authorizer: None,
             body_limit: 4 * 1024 * 1024,
             request_timeout: Duration::from_secs(300),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(3600),
             max_sessions: 10_000,
@@ -154,6 +159,25 @@ impl HttpOptions {
     #[must_use]
     pub fn with_host_page(mut self) -> Self {
         self.host_page = true;
+        self
+    }
+
+    /// How long a client has to send a request's headers, and how long a
+    /// kept-alive connection may wait for the next request (10 seconds);
+    /// past it the connection is closed. Applies to
+    /// [`Server::serve_http`](crate::server::Server::serve_http) and
+    /// [`serve_http_on`](crate::server::Server::serve_http_on).
+    #[must_use]
+    pub fn with_header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// How long a client has to send a request's body once its headers
+    /// arrived (30 seconds); past it the request is refused with 408.
+    #[must_use]
+    pub fn with_body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
         self
     }
 

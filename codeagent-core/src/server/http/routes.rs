@@ -76,7 +76,7 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
         let message = format!("Payload Too Large: the body exceeds {limit} bytes");
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, &Value::Null, message);
     }
-    let bytes = match tokio::time::timeout(http.options.request_timeout, axum::body::to_bytes(body, limit)).await {
+    let bytes = match tokio::time::timeout(http.options.body_timeout, axum::body::to_bytes(body, limit)).await {
         Ok(Ok(bytes)) => bytes,
         Ok(Err(_)) => {
             let message = format!("Payload Too Large: the body exceeds {limit} bytes");
