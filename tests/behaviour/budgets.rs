@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use codeagent::server::{RESULT_MIME_TYPE, RESULT_URI_PREFIX, SERVER_INFO_KEY};
 use codeagent::toolbox::ResultBudget;
-use codeagent::{Json, Server, Table, Toolbox};
+use codeagent::{Image, Json, Server, Table, Toolbox};
 use serde_json::{Value, json};
 
 use super::{call, modern};
@@ -20,6 +20,7 @@ over_both!(
     legacy_versions_without_links_name_the_uri_in_the_text,
     a_large_table_keeps_its_first_rows_in_its_schema,
     structured_content_that_fits_is_kept_and_what_does_not_is_left_out,
+    a_large_image_is_left_out_of_the_preview,
     a_tool_budget_replaces_the_servers,
     an_unlimited_server_sends_everything_whole_and_offers_no_resources,
     a_kept_result_gives_way_to_newer_ones,
@@ -51,6 +52,14 @@ fn names(count: usize) -> Json<Vec<String>> {
     Json((0..count).map(|n| format!("name-{n:06}")).collect())
 }
 
+/// A 2 MB picture (a PNG signature, then zeros).
+#[codeagent::tool]
+fn picture() -> Result<Image, codeagent::ToolError> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    bytes.resize(2_000_000, 0);
+    Ok(Image::from_bytes(bytes, "image/png")?.with_output("A picture of nothing."))
+}
+
 /// A log with a budget of its own: 1 KiB of text.
 #[codeagent::tool(result_budget(value = 1024))]
 fn short_log(lines: usize) -> String {
@@ -64,7 +73,7 @@ fn whole_log(lines: usize) -> String {
 }
 
 fn toolbox() -> Toolbox {
-    Toolbox::new().tool(log).tool(rows).tool(names).tool(short_log).tool(whole_log)
+    Toolbox::new().tool(log).tool(rows).tool(names).tool(picture).tool(short_log).tool(whole_log)
 }
 
 fn server() -> Server {
@@ -229,6 +238,22 @@ async fn structured_content_that_fits_is_kept_and_what_does_not_is_left_out(tran
     assert!(result.get("structuredContent").is_none(), "{transport}: {}", result.to_string().len());
     let whole = read_whole(&mut client, "read", &uri).await;
     assert_eq!(whole["structuredContent"]["result"].as_array().map(Vec::len), Some(100_000));
+}
+
+async fn a_large_image_is_left_out_of_the_preview(transport: Transport) {
+    let mut client = Client::start(transport, server()).await;
+    client.initialize(V2025_11).await;
+    let result = client.result(1, "tools/call", call("picture", json!({}))).await;
+    let uri = link(&result, "picture");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("1 image: image/png"), "{transport}: the whole text: {text}");
+    assert!(text.contains("A picture of nothing.\n\n[Result cut"), "{transport}: the whole text: {text}");
+    assert!(text.contains("1 non-text content block left out"), "{transport}: {text}");
+    assert!(result.get("_meta").is_none(), "{transport}: its artifact refers to the image left out: {result}");
+    let whole = read_whole(&mut client, "read", &uri).await;
+    assert_eq!(whole["content"][0]["type"], "image", "{transport}");
+    let expected = unbudgeted(transport, V2025_11, call("picture", json!({}))).await;
+    assert_eq!(whole, expected, "{transport}");
 }
 
 async fn a_tool_budget_replaces_the_servers(transport: Transport) {
