@@ -77,14 +77,14 @@ struct Kept {
 }
 
 struct Entry {
-    document: Arc<str>,
+    document: Arc<String>,
     expires: Instant,
 }
 
 /// A kept result, as a read finds it.
 pub(crate) struct Found {
     /// The whole result, as JSON.
-    pub(crate) document: Arc<str>,
+    pub(crate) document: Arc<String>,
     /// How long it is kept still.
     pub(crate) remaining: Duration,
 }
@@ -144,6 +144,7 @@ impl ResultStore {
         }
         let id = random_id()?;
         let expires = now.checked_add(self.ttl)?;
+        let document = Arc::new(document);
         let mut kept = self.lock();
         kept.drop_expired(now);
         while kept.bytes + cost > self.limit && !kept.order.is_empty() {
@@ -151,7 +152,7 @@ impl ResultStore {
         }
         kept.bytes += cost;
         kept.order.push_back(id.clone());
-        kept.entries.insert(id.clone(), Entry { document: document.into(), expires });
+        kept.entries.insert(id.clone(), Entry { document, expires });
         Some(format!("{RESULT_URI_PREFIX}{id}"))
     }
 
@@ -473,7 +474,7 @@ mod tests {
         let uri = store.keep("{\"content\":[]}".to_owned(), now).expect("kept");
         assert!(uri.starts_with(RESULT_URI_PREFIX) && uri.len() == RESULT_URI_PREFIX.len() + 32, "{uri}");
         let found = store.get(&uri, now + Duration::from_secs(9)).expect("still kept");
-        assert_eq!(&*found.document, "{\"content\":[]}");
+        assert_eq!(found.document.as_str(), "{\"content\":[]}");
         assert_eq!(found.remaining, Duration::from_secs(1));
         assert!(store.get(&uri, now + Duration::from_secs(10)).is_none(), "expired");
         assert_eq!(store.lock().bytes, 0, "an expired result frees its room");

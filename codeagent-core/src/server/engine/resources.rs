@@ -98,7 +98,7 @@ impl Engine {
                 ),
             ));
         };
-        let contents = ResourceContents::text(uri, &*found.document)
+        let contents = ResourceContents::text(uri, found.document.as_str())
             .map_err(|error| RpcError::new(INTERNAL_ERROR, format!("Reading {uri} failed: {error}")))?
             .with_mime_type(RESULT_MIME_TYPE.to_owned());
         let mut result = Map::new();
