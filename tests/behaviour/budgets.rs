@@ -273,10 +273,16 @@ async fn a_tool_budget_replaces_the_servers(transport: Transport) {
 }
 
 async fn an_unlimited_server_sends_everything_whole_and_offers_no_resources(transport: Transport) {
-    let server = Server::new(Toolbox::new().tool(log).tool(whole_log)).with_result_budget(ResultBudget::unlimited());
-    let mut client = Client::start(transport, server).await;
+    let unbudgeted =
+        Server::new(Toolbox::new().tool(log).tool(whole_log)).with_result_budget(ResultBudget::unlimited());
+    let mut client = Client::start(transport, unbudgeted).await;
     let init = client.initialize(V2025_11).await;
     assert!(init["capabilities"].get("resources").is_none(), "{transport}: no result can be kept: {init}");
+    let mut client = Client::start(transport, server().with_result_ttl(Duration::ZERO)).await;
+    let init = client.initialize(V2025_11).await;
+    assert!(init["capabilities"].get("resources").is_none(), "{transport}: none is kept: {init}");
+    let result = client.result(1, "tools/call", call("log", json!({"lines": BIG}))).await;
+    assert_eq!(result["content"].as_array().unwrap().len(), 1, "{transport}: a preview without a link: {result}");
     let mut client =
         Client::start(transport, Server::new(toolbox()).with_result_budget(ResultBudget::unlimited())).await;
     let init = client.initialize(V2025_11).await;

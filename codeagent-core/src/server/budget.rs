@@ -130,6 +130,11 @@ impl ResultStore {
         self.limit
     }
 
+    /// Whether the store can keep anything at all (a time to keep, room).
+    pub(crate) fn can_keep(&self) -> bool {
+        !self.ttl.is_zero() && self.limit > ENTRY_OVERHEAD
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
         self.kept.lock().unwrap_or_else(PoisonError::into_inner)
     }

@@ -200,7 +200,8 @@ impl Server {
 
     /// How long a result over budget is kept to be read back
     /// ([`DEFAULT_RESULT_TTL`], 10 minutes, unless set). Zero keeps none: the
-    /// preview is then all a client gets. Setting it starts an empty store.
+    /// preview is then all a client gets (and no `resources` capability is
+    /// offered for it). Setting it starts an empty store.
     #[must_use]
     pub fn with_result_ttl(mut self, ttl: Duration) -> Self {
         let limit = self.engine.results.limit();

@@ -148,9 +148,12 @@ impl Engine {
     }
 
     /// Whether a result of some tool can be over budget, and so be kept and
-    /// linked to: then the server offers `resources`.
+    /// linked to (the store keeps anything): then the server offers `resources`.
     pub(super) fn keeps_results(&self) -> bool {
         let limited = |budget: crate::toolbox::ResultBudget| !budget.is_unlimited();
+        if !self.results.can_keep() {
+            return false;
+        }
         limited(self.budget)
             || self
                 .toolbox
