@@ -42,7 +42,7 @@ pub mod __private {
         Completer, Prompt, PromptFuture, PromptGet, PromptSpec, Resource, ResourceError, ResourceFuture, ResourceRead,
         ResourceSpec,
     };
-    pub use codeagent_core::toolbox::{Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
+    pub use codeagent_core::toolbox::{ResultBudget, Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
     pub use core::env;
     pub use core::future::Future;
     pub use core::marker::Send;

@@ -6,10 +6,11 @@
 mod common;
 
 use codeagent::Server;
+use codeagent::toolbox::ResultBudget;
 use serde_json::json;
 
 use common::stdio::Client;
-use common::tools::all_tools;
+use common::tools::{all_tools, toolbox};
 
 const VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
@@ -47,11 +48,18 @@ async fn every_legacy_version_lists_reads_gets_and_completes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_without_resources_or_prompts_advertises_neither() {
-    let mut client = Client::new();
+    // No result budget either: no result over budget is kept to be read back.
+    let mut client = Client::start(Server::new(toolbox()).with_result_budget(ResultBudget::unlimited()));
     let init = client.initialize("2025-11-25").await;
     let capabilities = &init["capabilities"];
     assert!(capabilities.get("resources").is_none() && capabilities.get("prompts").is_none(), "{capabilities}");
     assert!(capabilities.get("completions").is_none(), "{capabilities}");
     let list = client.result(1, "resources/list", json!({})).await;
     assert_eq!(list["resources"], json!([]), "listing nothing is not an error");
+    // With the default budget, results over it are read back as resources, never listed.
+    let mut client = Client::new();
+    let init = client.initialize("2025-11-25").await;
+    assert_eq!(init["capabilities"]["resources"], json!({}), "{init}");
+    let list = client.result(1, "resources/list", json!({})).await;
+    assert_eq!(list["resources"], json!([]));
 }

@@ -10,7 +10,7 @@ use syn::{Lit, LitStr, Token};
 use crate::names::did_you_mean;
 
 /// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
-pub(crate) const TOOL_KEYS: [&str; 14] = [
+pub(crate) const TOOL_KEYS: [&str; 15] = [
     "name",
     "title",
     "description",
@@ -25,6 +25,7 @@ pub(crate) const TOOL_KEYS: [&str; 14] = [
     "inline",
     "ui",
     "requires",
+    "result_budget",
 ];
 
 /// The client capabilities a tool may require.
@@ -56,7 +57,17 @@ pub(crate) struct ToolAttrs {
     pub(crate) ui: Option<UiChoice>,
     /// `requires = [...]`: the client capabilities the tool needs.
     pub(crate) requires: Vec<String>,
+    /// `result_budget(...)`: the tool's own result budget.
+    pub(crate) result_budget: Option<BudgetChoice>,
     seen: Vec<String>,
+}
+
+/// What `result_budget(...)` says.
+pub(crate) enum BudgetChoice {
+    /// `result_budget(unlimited)`.
+    Unlimited,
+    /// `result_budget(value = N, wire = N)`: either may be left out (its default stays).
+    Bytes { value: Option<u64>, wire: Option<u64> },
 }
 
 /// What `ui = ...` says of the tool's MCP Apps view.
@@ -132,6 +143,7 @@ impl ToolAttrs {
             "icons" => self.icons.extend(icons(meta)?),
             "ui" => self.ui = Some(ui_choice(meta)?),
             "requires" => self.requires = capabilities(meta)?,
+            "result_budget" => self.result_budget = Some(budget_choice(meta)?),
             "meta" => {
                 let content;
                 syn::parenthesized!(content in meta.input);
@@ -209,6 +221,54 @@ fn capabilities(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
             other => Err(syn::Error::new(other.span(), &hint)),
         })
         .collect()
+}
+
+/// `result_budget(unlimited)` or `result_budget(value = 65536, wire = 4194304)`.
+fn budget_choice(meta: &ParseNestedMeta<'_>) -> syn::Result<BudgetChoice> {
+    const HINT: &str = "`result_budget` takes `(unlimited)` or byte counts: \
+        `result_budget(value = 65536)`, `result_budget(wire = 4194304)`, or both";
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(HINT));
+    }
+    let mut unlimited = None;
+    let mut value = None;
+    let mut wire = None;
+    meta.parse_nested_meta(|inner| {
+        let key = path_text(&inner.path);
+        let slot = match key.as_str() {
+            "unlimited" => {
+                unlimited = Some(inner.path.span());
+                return Ok(());
+            }
+            "value" => &mut value,
+            "wire" => &mut wire,
+            unknown => {
+                if inner.input.peek(Token![=]) {
+                    inner.value()?.parse::<syn::Expr>()?;
+                }
+                return Err(inner.error(format!(
+                    "`result_budget` bounds `value` and `wire` (or is `unlimited`); `{unknown}` is neither"
+                )));
+            }
+        };
+        if slot.is_some() {
+            return Err(inner.error(format!("`{key}` is given twice")));
+        }
+        let bytes = match inner.value().map_err(|_| inner.error(HINT))?.parse::<syn::Expr>()? {
+            syn::Expr::Lit(syn::ExprLit { lit: Lit::Int(bytes), .. }) => bytes.base10_parse::<u64>()?,
+            other => {
+                return Err(syn::Error::new(other.span(), format!("`{key}` takes a number of bytes: `{key} = 65536`")));
+            }
+        };
+        *slot = Some(bytes);
+        Ok(())
+    })?;
+    match (unlimited, value, wire) {
+        (Some(_), None, None) => Ok(BudgetChoice::Unlimited),
+        (Some(span), _, _) => Err(syn::Error::new(span, "`unlimited` stands alone: no `value` or `wire` with it")),
+        (None, None, None) => Err(meta.error(HINT)),
+        (None, value, wire) => Ok(BudgetChoice::Bytes { value, wire }),
+    }
 }
 
 /// `ui = false`, `ui = true` or `ui = "ui://..."`.

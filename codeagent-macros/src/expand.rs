@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
 use crate::ast::ToolFn;
-use crate::attr::{Errors, ToolAttrs, UiChoice};
+use crate::attr::{BudgetChoice, Errors, ToolAttrs, UiChoice};
 use crate::names::unraw;
 use crate::valid::{Site, check};
 
@@ -251,6 +251,20 @@ pub(crate) fn spec_fn_tokens(
     let allow = attrs.allow_unknown_arguments.then(|| quote!(.with_unknown_arguments_allowed()));
     let forms = tool.forms.iter().map(|ty| quote!(.with_elicitation::<#ty>()));
     let requires = attrs.requires.iter().map(|capability| quote!(.with_required_capability(#capability)));
+    let budget = attrs.result_budget.as_ref().map(|choice| match choice {
+        BudgetChoice::Unlimited => quote!(.with_result_budget(#p::ResultBudget::unlimited())),
+        BudgetChoice::Bytes { value, wire } => {
+            let value = value.map(|bytes| {
+                let bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+                quote!(.with_value_bytes(#bytes))
+            });
+            let wire = wire.map(|bytes| {
+                let bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+                quote!(.with_wire_bytes(#bytes))
+            });
+            quote!(.with_result_budget(#p::ResultBudget::new() #value #wire))
+        }
+    });
     let ui = attrs.ui.as_ref().map(|choice| match choice {
         UiChoice::Off => quote!(.without_ui()),
         UiChoice::Builtin => quote!(.with_builtin_ui()),
@@ -271,6 +285,7 @@ pub(crate) fn spec_fn_tokens(
                     #(#forms)*
                     #(#requires)*
                     #ui
+                    #budget
                     #allow
             })
         }

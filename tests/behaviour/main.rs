@@ -36,6 +36,7 @@ macro_rules! over_both {
 mod apps;
 mod asking;
 mod batches;
+mod budgets;
 mod lifecycle;
 mod notifications;
 mod prompts;

@@ -4,6 +4,7 @@
 
 mod apps;
 mod ask;
+mod budget;
 #[cfg(feature = "cli")]
 mod cli;
 mod engine;
@@ -29,11 +30,13 @@ use tokio::io::{AsyncRead, AsyncWrite};
 pub use crate::mcp::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY,
 };
+pub use budget::{DEFAULT_RESULT_STORE_BYTES, DEFAULT_RESULT_TTL, RESULT_MIME_TYPE, RESULT_URI_PREFIX};
 pub use info::ServerInfo;
 pub use state::{DEFAULT_STATE_TTL, MIN_KEY_BYTES, STATE_KEY_VAR, StateKeyError, StateKeys};
 
 use crate::mcp::Icon;
-use crate::toolbox::Toolbox;
+use crate::toolbox::{ResultBudget, Toolbox};
+use budget::ResultStore;
 use engine::Engine;
 
 /// The longest message a server reads unless told otherwise: 16 MiB.
@@ -86,6 +89,8 @@ impl Server {
                 state_keys,
                 state_ttl: DEFAULT_STATE_TTL,
                 ask_timeout: ask::DEFAULT_ASK_TIMEOUT,
+                budget: ResultBudget::new(),
+                results: Arc::new(ResultStore::new(DEFAULT_RESULT_TTL, DEFAULT_RESULT_STORE_BYTES)),
             },
             message_limit: DEFAULT_MESSAGE_LIMIT,
             state_key_problem,
@@ -177,6 +182,41 @@ impl Server {
     #[must_use]
     pub fn with_ask_timeout(mut self, timeout: Duration) -> Self {
         self.engine.ask_timeout = timeout;
+        self
+    }
+
+    /// Sets the result budget of tools without one of their own
+    /// ([`ResultBudget::new`] unless set: 32 KiB of portable value, 1 MiB on
+    /// the wire). A result over it is sent as a bounded preview plus, from
+    /// 2025-06-18, a `resource_link` to the whole result (older versions: the
+    /// preview's note names its URI), which the server keeps for
+    /// [`with_result_ttl`](Server::with_result_ttl) and serves through
+    /// `resources/read`. [`ResultBudget::unlimited`] sends every result whole.
+    #[must_use]
+    pub fn with_result_budget(mut self, budget: ResultBudget) -> Self {
+        self.engine.budget = budget;
+        self
+    }
+
+    /// How long a result over budget is kept to be read back
+    /// ([`DEFAULT_RESULT_TTL`], 10 minutes, unless set). Zero keeps none: the
+    /// preview is then all a client gets (and no `resources` capability is
+    /// offered for it). Setting it starts an empty store.
+    #[must_use]
+    pub fn with_result_ttl(mut self, ttl: Duration) -> Self {
+        let limit = self.engine.results.limit();
+        self.engine.results = Arc::new(ResultStore::new(ttl, limit));
+        self
+    }
+
+    /// How many bytes of results over budget the server keeps in all
+    /// ([`DEFAULT_RESULT_STORE_BYTES`], 128 MiB, unless set); the oldest give
+    /// way to new ones, and a result larger than this is not kept. Setting it
+    /// starts an empty store.
+    #[must_use]
+    pub fn with_result_store_limit(mut self, bytes: usize) -> Self {
+        let ttl = self.engine.results.ttl();
+        self.engine.results = Arc::new(ResultStore::new(ttl, bytes));
         self
     }
 

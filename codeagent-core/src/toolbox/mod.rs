@@ -1,6 +1,7 @@
 //! Toolboxes: named tools with their schemas, listings and calls.
 
 mod ask;
+mod budget;
 mod completion;
 mod constraints;
 mod context;
@@ -29,6 +30,7 @@ pub use ask::{
     AskError, Elicitation, FormError, ModelPreferences, Question, Root, Sampled, Sampling, SamplingContent,
     UrlElicitation, form_schema,
 };
+pub use budget::ResultBudget;
 pub use completion::{Completer, Completion, MAX_COMPLETIONS};
 pub use context::{CancellationToken, Context, LogLevel};
 pub(crate) use context::{Notifier, RequestInfo};

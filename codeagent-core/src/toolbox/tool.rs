@@ -8,10 +8,10 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
-use super::ToolCall;
 use super::ask::form_schema;
 use super::constraints::{Checker, Refusal};
 use super::schema::{HeaderParam, header_params, input_schema_for, remove_ordered};
+use super::{ResultBudget, ToolCall};
 use crate::mcp::{Icon, ToolAnnotations, ToolDefinition};
 use crate::output::IntoToolResult;
 use crate::result::ToolResult;
@@ -45,6 +45,7 @@ pub struct ToolSpec {
     ui: Option<Cow<'static, str>>,
     required_capabilities: Vec<&'static str>,
     form_problems: Vec<String>,
+    result_budget: Option<ResultBudget>,
 }
 
 impl ToolSpec {
@@ -66,6 +67,7 @@ impl ToolSpec {
             ui: None,
             required_capabilities: Vec::new(),
             form_problems: Vec::new(),
+            result_budget: None,
         }
     }
 
@@ -143,6 +145,21 @@ impl ToolSpec {
     pub fn with_required_capability(mut self, capability: &'static str) -> Self {
         self.required_capabilities.push(capability);
         self
+    }
+
+    /// Gives the tool a result budget of its own, which replaces the
+    /// server's ([`Server::with_result_budget`](crate::server::Server::with_result_budget))
+    /// for this tool's results: a larger one for a tool whose results must
+    /// arrive whole, [`ResultBudget::unlimited`] for no bound at all.
+    #[must_use]
+    pub fn with_result_budget(mut self, budget: ResultBudget) -> Self {
+        self.result_budget = Some(budget);
+        self
+    }
+
+    /// The tool's own result budget, if it has one (else the server's applies).
+    pub fn result_budget(&self) -> Option<ResultBudget> {
+        self.result_budget
     }
 
     /// The client capabilities the tool needs.

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::input::{Round, Subject, stuck};
 use super::{Engine, Reply, Route, refused, request_context};
+use crate::server::budget::{self, Call};
 use crate::server::era::Era;
 use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
 use crate::server::peer::{Peer, Slot};
@@ -130,9 +131,34 @@ impl Engine {
         response
     }
 
-    /// The response to a finished tool call.
+    /// The response to a finished tool call: the result as the era sends
+    /// it, or its preview when it is over the tool's (or the server's) budget.
     pub(crate) fn call_result(&self, era: Era, tool: &ToolSpec, result: crate::ToolResult) -> Value {
         let schema = tool.definition().output_schema.as_ref();
-        self.finish(era, result.into_call_result().into_wire(era.version, schema))
+        let budget = tool.result_budget().unwrap_or(self.budget);
+        let value_over = budget.value_bytes().is_some_and(|limit| result.value().len() > limit);
+        let wire = result.into_call_result().into_wire(era.version, schema);
+        let wire = if budget.is_unlimited() {
+            wire
+        } else {
+            let call = Call { tool: tool.name(), version: era.version, budget, value_over };
+            budget::bounded(&self.results, &call, wire)
+        };
+        self.finish(era, wire)
+    }
+
+    /// Whether a result of some tool can be over budget, and so be kept and
+    /// linked to (the store keeps anything): then the server offers `resources`.
+    pub(super) fn keeps_results(&self) -> bool {
+        let limited = |budget: crate::toolbox::ResultBudget| !budget.is_unlimited();
+        if !self.results.can_keep() {
+            return false;
+        }
+        limited(self.budget)
+            || self
+                .toolbox
+                .names()
+                .iter()
+                .any(|name| self.toolbox.get(name).is_some_and(|tool| tool.spec().result_budget().is_some_and(limited)))
     }
 }

@@ -14,12 +14,16 @@ use crate::toolbox::LogLevel;
 
 impl Engine {
     /// What the server offers `version`: tools and logging always; resources,
-    /// prompts and completion when it has them (completion from 2025-03-26).
+    /// prompts and completion when it has them (completion from 2025-03-26);
+    /// resources too when results over budget are kept to be read back.
     fn capabilities(&self, version: ProtocolVersion, apps: bool) -> Value {
         let mut capabilities = Map::new();
         capabilities.insert("tools".into(), json!({ "listChanged": true }));
         if self.toolbox.has_resources() {
             capabilities.insert("resources".into(), json!({ "subscribe": true, "listChanged": true }));
+        } else if self.keeps_results() {
+            // Results over budget are read back as resources (not listed).
+            capabilities.insert("resources".into(), json!({}));
         }
         if self.toolbox.has_prompts() {
             capabilities.insert("prompts".into(), json!({ "listChanged": true }));

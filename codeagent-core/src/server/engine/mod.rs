@@ -20,6 +20,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use super::budget::ResultStore;
 use super::era::Era;
 use super::info::ServerInfo;
 use super::jsonrpc::{Incoming, METHOD_NOT_FOUND, Request, RpcError, error_message, result_message};
@@ -28,7 +29,7 @@ use super::peer::{Peer, Slot};
 use super::state::StateKeys;
 use crate::mcp::meta::SERVER_INFO_KEY;
 use crate::mcp::{Method, Notification};
-use crate::toolbox::{Asker, Context, RequestInfo, Toolbox};
+use crate::toolbox::{Asker, Context, RequestInfo, ResultBudget, Toolbox};
 
 /// What a server serves and how it describes itself.
 #[derive(Clone)]
@@ -45,6 +46,11 @@ pub(crate) struct Engine {
     pub(crate) state_ttl: Duration,
     /// How long a legacy question waits for the client's answer.
     pub(crate) ask_timeout: Duration,
+    /// The result budget of tools without one of their own.
+    pub(crate) budget: ResultBudget,
+    /// The results over budget, kept for `resources/read`; shared by every
+    /// clone of the server.
+    pub(crate) results: Arc<ResultStore>,
 }
 
 /// How a request reaches back to its client while it runs.

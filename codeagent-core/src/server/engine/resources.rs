@@ -6,7 +6,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::{Engine, Reply, Route, refused, request_context, unless_stopped};
+use crate::mcp::ResourceContents;
 use crate::server::apps;
+use crate::server::budget::{RESULT_MIME_TYPE, RESULT_URI_PREFIX, duration_text};
 use crate::server::era::Era;
 use crate::server::jsonrpc::{
     INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError, error_message, result_message,
@@ -35,15 +37,16 @@ pub(super) fn cursor_param(params: &Map<String, Value>) -> Result<Option<&str>, 
 /// The error for a resource that could not be read, as `era` states it.
 fn read_error(era: Era, uri: &str, error: &ResourceError) -> RpcError {
     match error {
-        // SEP-2164: 2026-07-28 answers an unknown resource with invalid params.
-        ResourceError::NotFound(_) if era.is_modern() => {
-            RpcError::new(INVALID_PARAMS, format!("Resource not found: {uri}")).with_data(json!({ "uri": uri }))
-        }
-        ResourceError::NotFound(_) => {
-            RpcError::new(RESOURCE_NOT_FOUND, format!("Resource not found: {uri}")).with_data(json!({ "uri": uri }))
-        }
+        ResourceError::NotFound(_) => not_found(era, uri, format!("Resource not found: {uri}")),
         other => RpcError::new(INTERNAL_ERROR, format!("Reading {uri} failed: {other}")),
     }
+}
+
+/// Resource `uri` is not there, as `era` says it (with `message`).
+fn not_found(era: Era, uri: &str, message: String) -> RpcError {
+    // SEP-2164: 2026-07-28 answers an unknown resource with invalid params.
+    let code = if era.is_modern() { INVALID_PARAMS } else { RESOURCE_NOT_FOUND };
+    RpcError::new(code, message).with_data(json!({ "uri": uri }))
 }
 
 impl Engine {
@@ -81,6 +84,34 @@ impl Engine {
         Ok(Value::Object(Map::new()))
     }
 
+    /// A read of kept result `uri`: the whole result while it is kept, a
+    /// resource-not-found error naming why it may be gone after.
+    fn read_kept(&self, era: Era, uri: &str) -> Result<Value, RpcError> {
+        let Some(found) = self.results.get(uri, std::time::Instant::now()) else {
+            let ttl = duration_text(self.results.ttl());
+            return Err(not_found(
+                era,
+                uri,
+                format!(
+                    "Resource not found: {uri}: a tool result over budget is kept for {ttl} after its call, \
+                     or until newer ones need the room"
+                ),
+            ));
+        };
+        let contents = ResourceContents::text(uri, found.document.as_str())
+            .map_err(|error| RpcError::new(INTERNAL_ERROR, format!("Reading {uri} failed: {error}")))?
+            .with_mime_type(RESULT_MIME_TYPE.to_owned());
+        let mut result = Map::new();
+        result.insert("contents".into(), Value::Array(vec![contents.into_wire(era.version)]));
+        if era.is_modern() {
+            // The result never changes: this client may cache it while it is kept.
+            let ttl = u64::try_from(found.remaining.as_millis()).unwrap_or(u64::MAX);
+            result.insert("ttlMs".into(), Value::from(ttl));
+            result.insert("cacheScope".into(), Value::from("private"));
+        }
+        Ok(self.finish(era, Value::Object(result)))
+    }
+
     /// The result of a read of `uri` that gave `contents` (on the wire).
     fn read_result(&self, era: Era, uri: &str, contents: Vec<Value>) -> Value {
         let mut result = Map::new();
@@ -109,6 +140,15 @@ impl Engine {
             Ok(uri) => uri.to_owned(),
             Err(error) => return refused(peer, &id, &slot, &error),
         };
+        if uri.starts_with(RESULT_URI_PREFIX) {
+            let answer = self.read_kept(era, &uri);
+            slot.finish();
+            peer.complete(&id);
+            return Reply::Now(Some(match answer {
+                Ok(result) => result_message(&id, result),
+                Err(error) => error_message(&id, &error),
+            }));
+        }
         if uri == APP_URI && apps::serves_builtin_view(&self.toolbox) {
             let answer = apps::builtin_view(era.version)
                 .map(|contents| self.read_result(era, &uri, vec![contents]))
