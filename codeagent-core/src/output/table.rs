@@ -114,11 +114,14 @@ impl Table {
     /// non-finite number.
     pub fn from_rows<T: Serialize>(rows: &[T]) -> Result<Table, ToolError> {
         let mut names: Vec<String> = Vec::new();
+        let mut types: Vec<ColumnType> = Vec::new();
         let mut cells: Vec<Vec<Value>> = Vec::with_capacity(rows.len());
         for (index, row) in rows.iter().enumerate() {
             let fields = records::record(row, index, &names)?;
             if fields.names.is_empty() {
-                // The same fields as the rows before, in the same order.
+                // The same fields as the rows before, in the same order; their
+                // types are taken in while the row is at hand.
+                unify_row(&mut types, &fields.values);
                 cells.push(fields.values);
                 continue;
             }
@@ -132,6 +135,8 @@ impl Table {
                     }
                 }
             }
+            types.resize(names.len(), ColumnType::Null);
+            unify_row(&mut types, &placed);
             cells.push(placed);
         }
         // Rows read before a later row added columns lack them: null.
@@ -140,8 +145,7 @@ impl Table {
         }
         let mut table = Table::new();
         table.rows = cells;
-        table.columns = names.into_iter().map(|name| Column { name, ty: ColumnType::Null }).collect();
-        table.infer_types();
+        table.columns = names.into_iter().zip(types).map(|(name, ty)| Column { name, ty }).collect();
         Ok(table)
     }
 
@@ -200,9 +204,7 @@ impl Table {
         // Row by row, the order the cells are in memory.
         let mut types = vec![ColumnType::Null; self.columns.len()];
         for row in &self.rows {
-            for (ty, cell) in types.iter_mut().zip(row) {
-                *ty = ty.unify(ColumnType::of(cell));
-            }
+            unify_row(&mut types, row);
         }
         for (column, ty) in self.columns.iter_mut().zip(types) {
             column.ty = ty;
@@ -237,6 +239,16 @@ impl Table {
         let columns = self.columns.iter().map(|column| json!({ "name": column.name, "type": column.ty })).collect();
         let rows = self.rows.into_iter().map(Value::Array).collect();
         Value::Object(payload([("columns", Value::Array(columns)), ("rows", Value::Array(rows))]))
+    }
+}
+
+/// Takes the types of `row`'s cells into `types`, column by column.
+fn unify_row(types: &mut Vec<ColumnType>, row: &[Value]) {
+    if types.len() < row.len() {
+        types.resize(row.len(), ColumnType::Null);
+    }
+    for (ty, cell) in types.iter_mut().zip(row) {
+        *ty = ty.unify(ColumnType::of(cell));
     }
 }
 
