@@ -16,9 +16,10 @@
 #                cold, the crate only           dependencies built, after `cargo clean -p`
 #                after editing one tool's body  `a + b + 8` changed, incremental
 #
-# Usage: bench/build-weight.sh [--rounds N] [--only one|hundred] [--wait SECONDS]
+# Usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS]
 #   --rounds N      builds of each kind and SDK (default 3)
-#   --only PART     run one part only
+#   --only PART     run one part only; `check` only generates the crates and
+#                   `cargo check`s them
 #   --wait SECONDS  before each build, wait up to this long for other compilers
 #                   to finish (default 60); the count of other rustc processes
 #                   at the start of each build is printed either way
@@ -41,7 +42,7 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --wait) wait_max="$2"; shift 2 ;;
-    *) echo "usage: bench/build-weight.sh [--rounds N] [--only one|hundred] [--wait SECONDS]" >&2; exit 2 ;;
+    *) echo "usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS]" >&2; exit 2 ;;
     esac
 done
 unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
@@ -126,7 +127,7 @@ echo "codeagent at $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff
 
 # ---------------------------------------------------------------- one tool
 
-one_tool() {
+generate_one() {
     local ca="$out/one-codeagent" rm="$out/one-rmcp"
     rm -rf "$ca" "$rm"
     manifest "$ca" one-tool-codeagent "$codeagent_deps"
@@ -148,7 +149,11 @@ RUST
     cp "$root/bench/src/bin/rmcp_add_server.rs" "$rm/src/main.rs"
     settle "$ca" "$root/Cargo.lock"
     settle "$rm" "$root/bench/Cargo.lock"
+}
 
+one_tool() {
+    local ca="$out/one-codeagent" rm="$out/one-rmcp"
+    generate_one
     local -a ca_wall=() ca_cpu=() rm_wall=() rm_cpu=()
     local round name dir others wall cpu order
     echo
@@ -537,13 +542,18 @@ RUST
     } > "$dir/src/main.rs"
 }
 
-hundred() {
+generate_hundred() {
     local ca="$out/tools100-codeagent" rm="$out/tools100-rmcp"
     rm -rf "$ca" "$rm"
     hundred_codeagent "$ca"
     hundred_rmcp "$rm"
     settle "$ca" "$root/Cargo.lock"
     settle "$rm" "$root/bench/Cargo.lock"
+}
+
+hundred() {
+    local ca="$out/tools100-codeagent" rm="$out/tools100-rmcp"
+    generate_hundred
 
     local -A cold=() crate=() edit=()
     local round name dir pkg others wall cpu order
@@ -588,6 +598,16 @@ hundred() {
     echo "packages: codeagent $(packages "$ca"), rmcp $(packages "$rm") ($rounds builds each)"
 }
 
+if [[ "$only" == check ]]; then
+    # The four crates compile (one shared target directory; nothing is timed).
+    generate_one
+    generate_hundred
+    for dir in one-codeagent one-rmcp tools100-codeagent tools100-rmcp; do
+        echo "cargo check: $dir"
+        (cd "$out/$dir" && CARGO_TARGET_DIR="$out/target-check" cargo check --quiet)
+    done
+    exit 0
+fi
 [[ -z "$only" || "$only" == one ]] && one_tool
 [[ -z "$only" || "$only" == hundred ]] && hundred
 exit 0
