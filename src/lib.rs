@@ -7,7 +7,11 @@ pub use codeagent_core::{
     Artifact, ArtifactRef, Channels, Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Kind, Output, Status,
     Table, Text, ToolError, ToolResult, ToolResultEvent, Versions,
 };
-pub use codeagent_core::{access, artifact, display, mcp, output, provider, result, server, toolbox, ui, uri_template};
+pub use codeagent_core::{access, artifact, display, mcp, output, result, server, toolbox, ui, uri_template};
+
+/// Tool definitions for LLM APIs made from a toolbox (feature `provider`).
+#[cfg(feature = "provider")]
+pub use codeagent_core::provider;
 pub use codeagent_macros::{prompt, resource, tool, toolbox};
 
 /// The agent side: a model calls the toolbox's tools in a loop (feature `agent`).

@@ -47,12 +47,12 @@ fn diff(c: &mut Criterion) {
     group.bench_function("serde_json::to_string(old, new)", |b| {
         b.iter(|| serde_json::to_string(&(black_box(&old), black_box(&new))).unwrap())
     });
-    group.bench_function("similar unified diff + serde_json::to_string(old, new, diff)", |b| {
+    group.bench_function("diffy unified diff + serde_json::to_string(old, new, diff)", |b| {
         b.iter(|| {
-            let diff = similar::TextDiff::from_lines(black_box(&old), black_box(&new))
-                .unified_diff()
-                .context_radius(3)
-                .header("a/data.csv", "b/data.csv")
+            let diff = diffy::DiffOptions::new()
+                .set_original_filename("a/data.csv")
+                .set_modified_filename("b/data.csv")
+                .create_patch(black_box(&old), black_box(&new))
                 .to_string();
             serde_json::to_string(&(&old, &new, diff)).unwrap()
         })

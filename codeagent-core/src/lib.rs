@@ -48,6 +48,7 @@ pub mod display;
 mod finite_json;
 pub mod mcp;
 pub mod output;
+#[cfg(feature = "provider")]
 pub mod provider;
 pub mod result;
 pub mod server;

@@ -141,7 +141,11 @@ fn strip_sig(sig: &mut syn::Signature) {
 /// The parameter types, when the function can be named by a function
 /// pointer (safe, Rust ABI, not generic, no `impl Trait`).
 fn callable(sig: &syn::Signature) -> Option<Vec<&syn::Type>> {
-    if sig.unsafety.is_some() || sig.abi.is_some() || !sig.generics.params.is_empty() || sig.variadic.is_some() {
+    if matches!(sig.safety, syn::Safety::Unsafe(_))
+        || sig.abi.is_some()
+        || !sig.generics.params.is_empty()
+        || sig.variadic.is_some()
+    {
         return None;
     }
     if let syn::ReturnType::Type(_, ty) = &sig.output

@@ -82,7 +82,7 @@ pub(crate) fn check_sig(sig: &syn::Signature, kind: &str, errors: &mut Errors) {
     if let Some(variadic) = &sig.variadic {
         errors.at(variadic.span(), format!("variadic parameters are not supported in a {kind}"));
     }
-    if let Some(unsafety) = &sig.unsafety {
+    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         errors.at(unsafety.span(), format!("a {kind} cannot be an `unsafe fn`: clients call it with arbitrary input"));
     }
     if let Some(abi) = &sig.abi {

@@ -51,7 +51,7 @@ pub(crate) fn expand(args: TokenStream, item: &syn::ItemImpl) -> Result<TokenStr
             "a toolbox impl block cannot be generic: tool schemas must be known when the program is built",
         );
     }
-    if let Some((_, trait_path, _)) = &item.trait_ {
+    if let Some((trait_path, _)) = &item.trait_ {
         errors.at(
             trait_path.span(),
             "#[toolbox] goes on an inherent impl block (`impl MyServer { ... }`), not a trait impl",

@@ -43,7 +43,7 @@ pub(crate) fn check(tool: &ToolFn<'_>, site: Site, errors: &mut Errors) {
     if let Some(variadic) = &sig.variadic {
         errors.at(variadic.span(), "variadic parameters are not supported in tools");
     }
-    if let Some(unsafety) = &sig.unsafety {
+    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         errors.at(unsafety.span(), "a tool cannot be an `unsafe fn`: clients call it with arbitrary arguments");
     }
     if let Some(abi) = &sig.abi {
@@ -67,7 +67,7 @@ pub(crate) fn check(tool: &ToolFn<'_>, site: Site, errors: &mut Errors) {
             "a tool method takes `&self`; for a tool without state, use a free function with #[codeagent::tool]",
         ),
         (Site::Method, Some(receiver))
-            if receiver.reference.is_none() || receiver.mutability.is_some() || receiver.colon_token.is_some() =>
+            if !matches!(receiver.kind, syn::ReceiverKind::Reference(_, _, None)) || receiver.mutability.is_some() =>
         {
             errors.at(
                 receiver.span(),

@@ -7,7 +7,7 @@
 //! resource it names and the values of the template's variables.
 //!
 //! This crate depends on nothing of codeagent (only `regex-lite`,
-//! `thiserror` and `serde`): the runtime (`codeagent_core::uri_template`)
+//! `thiserror`, and `serde` with the feature `serde`): the runtime (`codeagent_core::uri_template`)
 //! and the `#[resource]` macro share it, so a template written in a macro is
 //! checked when the program is built by the very parser that serves it.
 
@@ -882,12 +882,14 @@ impl FromStr for UriTemplate {
     }
 }
 
+#[cfg(feature = "serde")]
 impl serde::Serialize for UriTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.source)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for UriTemplate {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;

@@ -433,6 +433,13 @@ fn accessors_display_from_str_and_serde() {
     assert_eq!(parsed.variables().collect::<Vec<_>>(), ["path", "rev", "x"]);
     assert_eq!(parsed, template(text));
     assert_ne!(parsed, template("file:///{+path}"));
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn serde_as_text() {
+    let text = "file:///{+path}{?rev,x}";
+    let parsed = template(text);
     assert_eq!(serde_json::to_string(&parsed).ok(), Some(format!("{text:?}")));
     let back: Result<UriTemplate, _> = serde_json::from_str(&format!("{text:?}"));
     assert_eq!(back.ok(), Some(parsed.clone()));

@@ -222,19 +222,26 @@ fn push_image(html: &mut Html, image: &Value) {
 
 fn push_diff(html: &mut Html, old: &str, new: &str) {
     html.push_markup("<pre class=\"codeagent-diff\">");
-    let diff = similar::TextDiff::from_lines(old, new);
-    for change in diff.iter_all_changes() {
-        let (class, sign) = match change.tag() {
-            similar::ChangeTag::Delete => ("del", "-"),
-            similar::ChangeTag::Insert => ("ins", "+"),
-            similar::ChangeTag::Equal => ("eq", " "),
+    // Every line, so the context is as long as both texts; equal texts have no hunk.
+    let context = old.lines().count() + new.lines().count();
+    let patch = diffy::DiffOptions::new().set_context_len(context).create_patch(old, new);
+    let lines: Vec<diffy::Line<'_, str>> = if old == new {
+        old.split_inclusive('\n').map(diffy::Line::Context).collect()
+    } else {
+        patch.hunks().iter().flat_map(|hunk| hunk.lines().iter().copied()).collect()
+    };
+    for line in lines {
+        let (class, sign, text) = match line {
+            diffy::Line::Delete(text) => ("del", "-", text),
+            diffy::Line::Insert(text) => ("ins", "+", text),
+            diffy::Line::Context(text) => ("eq", " ", text),
         };
         html.push_markup("<span class=\"");
         html.push_text(class);
         html.push_markup("\">");
         html.push_text(sign);
-        html.push_text(change.value());
-        if change.missing_newline() {
+        html.push_text(text);
+        if !text.ends_with('\n') {
             html.push_text("\n");
         }
         html.push_markup("</span>");

@@ -60,6 +60,7 @@ impl Html {
     }
 
     /// Appends a literal piece of markup written in this crate.
+    #[cfg(feature = "card")]
     pub(crate) fn push_markup(&mut self, markup: &'static str) {
         self.0.push_str(markup);
     }

@@ -6,12 +6,16 @@
 //! this process; Markdown is rendered with raw HTML escaped; a malformed display
 //! falls back to the artifact's card, and that to the portable value.
 
+#[cfg(feature = "card")]
 mod card;
 mod html;
+#[cfg(feature = "card")]
 mod markdown;
 mod options;
 
+#[cfg(feature = "card")]
 pub use card::render;
 pub use html::Html;
+#[cfg(feature = "card")]
 pub use markdown::markdown_to_html;
 pub use options::Display;

@@ -93,6 +93,7 @@ impl Display {
     }
 
     /// Whether an `html` body is present (trusted or not).
+    #[cfg(feature = "card")]
     pub(crate) fn untrusted_html(&self) -> Option<&str> {
         self.html.as_deref().filter(|_| !self.trusted)
     }

@@ -1,5 +1,4 @@
 use serde_json::Value;
-use similar::TextDiff;
 
 use super::{IntoToolResult, Presentation, payload};
 use crate::artifact::{Artifact, Kind};
@@ -48,10 +47,10 @@ impl Diff {
             Some(path) => (format!("a/{path}"), format!("b/{path}")),
             None => ("old".to_owned(), "new".to_owned()),
         };
-        TextDiff::from_lines(&self.old, &self.new)
-            .unified_diff()
-            .context_radius(3)
-            .header(&old_header, &new_header)
+        diffy::DiffOptions::new()
+            .set_original_filename(old_header)
+            .set_modified_filename(new_header)
+            .create_patch(&self.old, &self.new)
             .to_string()
     }
 }

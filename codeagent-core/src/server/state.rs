@@ -11,10 +11,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, Mac};
+use hmac_sha256::{HMAC, Hash};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 /// The environment variable holding the state keys: one or more, comma
 /// separated, each at least [`MIN_KEY_BYTES`] bytes; the first signs.
@@ -70,7 +69,7 @@ impl StateKeys {
             if secret.len() < MIN_KEY_BYTES {
                 return Err(StateKeyError::TooShort { index: index + 1, length: secret.len() });
             }
-            let id: String = Sha256::digest(secret)[..4].iter().map(|byte| format!("{byte:02x}")).collect();
+            let id: String = Hash::hash(secret)[..4].iter().map(|byte| format!("{byte:02x}")).collect();
             keys.push((id, secret.to_vec()));
         }
         if keys.is_empty() {
@@ -96,27 +95,18 @@ impl StateKeys {
             if getrandom::fill(&mut secret).is_err() {
                 // No randomness from the OS: fall back to what varies per process.
                 let seed = format!("{:?}{:?}", SystemTime::now(), std::process::id());
-                secret.copy_from_slice(&Sha256::digest(seed.as_bytes()));
+                secret = Hash::hash(seed.as_bytes());
             }
             StateKeys::new([secret]).unwrap_or_else(|_| StateKeys { keys: vec![("0".into(), secret.to_vec())] })
         })
         .clone()
     }
 
-    fn mac(secret: &[u8], payload: &[u8]) -> Hmac<Sha256> {
-        let mut mac = match <Hmac<Sha256> as Mac>::new_from_slice(secret) {
-            Ok(mac) => mac,
-            Err(_) => unreachable!("HMAC takes keys of any length"),
-        };
-        mac.update(payload);
-        mac
-    }
-
     /// `state` sealed for the client: `KEYID.PAYLOAD.MAC`, URL-safe base64.
     pub(crate) fn seal(&self, state: &RoundState) -> String {
         let (id, secret) = &self.keys[0];
         let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(state).unwrap_or_default());
-        let mac = URL_SAFE_NO_PAD.encode(Self::mac(secret, payload.as_bytes()).finalize().into_bytes());
+        let mac = URL_SAFE_NO_PAD.encode(HMAC::mac(payload.as_bytes(), secret));
         format!("{id}.{payload}.{mac}")
     }
 
@@ -129,7 +119,10 @@ impl StateKeys {
         };
         let (_, secret) = self.keys.iter().find(|(key_id, _)| key_id == id).ok_or(StateError::UnknownKey)?;
         let mac = URL_SAFE_NO_PAD.decode(mac).map_err(|_| StateError::Malformed)?;
-        Self::mac(secret, payload.as_bytes()).verify_slice(&mac).map_err(|_| StateError::Tampered)?;
+        let mac: [u8; 32] = mac.try_into().map_err(|_| StateError::Tampered)?;
+        if !HMAC::verify(payload.as_bytes(), secret, &mac) {
+            return Err(StateError::Tampered);
+        }
         let bytes = URL_SAFE_NO_PAD.decode(payload).map_err(|_| StateError::Malformed)?;
         let state: RoundState = serde_json::from_slice(&bytes).map_err(|_| StateError::Malformed)?;
         if state.version != 1 {
@@ -187,7 +180,7 @@ pub(crate) fn now() -> u64 {
 /// The digest a state is bound to: `method`, the tool or prompt `name`, its
 /// `arguments` and the `caller`.
 pub(crate) fn binding(method: &str, name: &str, arguments: &Value, caller: &Value) -> String {
-    let mut hasher = Sha256::new();
+    let mut hasher = Hash::new();
     for part in [method.to_owned(), name.to_owned(), canonical(arguments), canonical(caller)] {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());

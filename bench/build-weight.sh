@@ -1,0 +1,613 @@
+#!/usr/bin/env bash
+# Build weight of codeagent against rmcp 3.11, measured in one run.
+#
+#   one tool   a one-tool stdio server (`add(a, b)`), codeagent with
+#              `default-features = false` against bench/src/bin/rmcp_add_server.rs
+#              (rmcp: `server`, `macros`, `transport-io`): clean release builds in
+#              fresh target directories, alternating, ROUNDS times each. Prints
+#              the packages each resolves to, binary sizes, median wall-clock and
+#              CPU seconds, and the ratios; `--timings` reports of the last round
+#              are left in each crate's target/cargo-timings/.
+#   100 tools  a stdio server of 100 tools of 8 varied signatures, codeagent
+#              (`#[tool]` functions) against rmcp (`#[tool_router]` with 100
+#              `#[tool]` methods taking `Parameters<Args>`), dev profile,
+#              alternating, ROUNDS times each:
+#                cold, including dependencies   fresh target directory
+#                cold, the crate only           dependencies built, after `cargo clean -p`
+#                after editing one tool's body  `a + b + 8` changed, incremental
+#
+# Usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS]
+#   --rounds N      builds of each kind and SDK (default 3)
+#   --only PART     run one part only; `check` only generates the crates and
+#                   `cargo check`s them
+#   --wait SECONDS  before each build, wait up to this long for other compilers
+#                   to finish (default 60); the count of other rustc processes
+#                   at the start of each build is printed either way
+#
+# The generated crates and their target directories are under
+# target/build-weight/. Both SDKs resolve the same versions of the crates they
+# share: the codeagent crates start from the repository's Cargo.lock, the rmcp
+# crates from bench/Cargo.lock. Run it on an otherwise idle machine: the
+# figures are wall-clock seconds, and the machine's cores are shared with
+# anything else that runs.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="$root/target/build-weight"
+rounds=3
+only=""
+wait_max=60
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+    --rounds) rounds="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    --wait) wait_max="$2"; shift 2 ;;
+    *) echo "usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS]" >&2; exit 2 ;;
+    esac
+done
+unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
+mkdir -p "$out"
+
+# ---------------------------------------------------------------- helpers
+
+# wait_quiet: waits (up to --wait seconds) until no rustc runs; prints how many still do.
+wait_quiet() {
+    local waited=0
+    while pgrep -x rustc > /dev/null 2>&1 && ((waited < wait_max)); do
+        sleep 2
+        waited=$((waited + 2))
+    done
+    pgrep -c -x rustc 2> /dev/null || true
+}
+
+# timed DIR TARGET_DIR CARGO_ARGS...: builds quietly; prints "WALL CPU" seconds
+# (CPU: user + system of cargo and every compiler it ran).
+timed() {
+    local dir="$1" target="$2" times
+    shift 2
+    times=$({
+        TIMEFORMAT='%R %U %S'
+        time (cd "$dir" && CARGO_TARGET_DIR="$target" cargo build "$@" > "$out/last.log" 2>&1)
+    } 2>&1) || {
+        cat "$out/last.log" >&2
+        exit 1
+    }
+    awk '{ printf "%.1f %.1f", $1, $2 + $3 }' <<< "$times"
+}
+
+# median NUMBERS...
+median() {
+    printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'
+}
+
+# ratio A B: A / B, two decimals.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
+}
+
+# packages DIR: the packages the crate builds (`cargo tree -e normal,build`,
+# each name and version once, the crate itself included).
+packages() {
+    (cd "$1" && cargo tree -e normal,build --prefix none) | sed 's/ (\*)$//; s/ (proc-macro)//' | sort -u | wc -l
+}
+
+# manifest DIR NAME DEPENDENCIES: a crate of its own (its own [workspace]).
+manifest() {
+    mkdir -p "$1/src"
+    cat > "$1/Cargo.toml" <<TOML
+[package]
+name = "$2"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+$3
+
+[workspace]
+TOML
+}
+
+codeagent_deps="codeagent = { path = \"$root\", default-features = false }
+tokio = { version = \"1\", features = [\"rt-multi-thread\", \"macros\"] }"
+rmcp_deps="rmcp = { version = \"=3.11.0\", default-features = false, features = [\"server\", \"macros\", \"transport-io\"] }
+tokio = { version = \"1\", features = [\"rt-multi-thread\", \"macros\", \"io-std\"] }
+serde = { version = \"1\", features = [\"derive\"] }
+serde_json = \"1\"
+schemars = \"1\""
+
+# settle DIR LOCKFILE: starts from LOCKFILE, so both SDKs share versions.
+settle() {
+    cp "$2" "$1/Cargo.lock"
+    (cd "$1" && cargo tree --quiet > /dev/null)
+}
+
+echo "build weight: $(nproc) cores, $(rustc --version), $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "codeagent at $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ' (with uncommitted changes)')"
+
+# ---------------------------------------------------------------- one tool
+
+generate_one() {
+    local ca="$out/one-codeagent" rm="$out/one-rmcp"
+    rm -rf "$ca" "$rm"
+    manifest "$ca" one-tool-codeagent "$codeagent_deps"
+    cat > "$ca/src/main.rs" <<'RUST'
+use codeagent::prelude::*;
+
+/// Add two integers.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    Toolbox::new().tool(add).serve_stdio().await
+}
+RUST
+    manifest "$rm" one-tool-rmcp "$rmcp_deps"
+    cp "$root/bench/src/bin/rmcp_add_server.rs" "$rm/src/main.rs"
+    settle "$ca" "$root/Cargo.lock"
+    settle "$rm" "$root/bench/Cargo.lock"
+}
+
+one_tool() {
+    local ca="$out/one-codeagent" rm="$out/one-rmcp"
+    generate_one
+    local -a ca_wall=() ca_cpu=() rm_wall=() rm_cpu=()
+    local round name dir others wall cpu order
+    echo
+    echo "== one-tool stdio server: clean release builds, fresh target directories"
+    for round in $(seq 1 "$rounds"); do
+        order="codeagent rmcp"
+        ((round % 2 == 0)) && order="rmcp codeagent"
+        for name in $order; do
+            [[ $name == codeagent ]] && dir="$ca" || dir="$rm"
+            rm -rf "$dir/target"
+            others=$(wait_quiet)
+            read -r wall cpu <<< "$(timed "$dir" "$dir/target" --release --timings)"
+            echo "round $round $name: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
+            if [[ $name == codeagent ]]; then
+                ca_wall+=("$wall") ca_cpu+=("$cpu")
+            else
+                rm_wall+=("$wall") rm_cpu+=("$cpu")
+            fi
+        done
+    done
+    local ca_w ca_c rm_w rm_c
+    ca_w=$(median "${ca_wall[@]}") ca_c=$(median "${ca_cpu[@]}")
+    rm_w=$(median "${rm_wall[@]}") rm_c=$(median "${rm_cpu[@]}")
+    echo
+    printf '| %s | %s | %s | %s | %s |\n' "one-tool server (release)" "packages" "binary" "median wall" "median CPU"
+    printf '| %s | %s | %s | %s | %s |\n' --- ---: ---: ---: ---:
+    printf '| codeagent | %s | %s KiB | %ss | %ss |\n' "$(packages "$ca")" \
+        "$(($(stat -c %s "$ca/target/release/one-tool-codeagent") / 1024))" "$ca_w" "$ca_c"
+    printf '| rmcp 3.11 | %s | %s KiB | %ss | %ss |\n' "$(packages "$rm")" \
+        "$(($(stat -c %s "$rm/target/release/one-tool-rmcp") / 1024))" "$rm_w" "$rm_c"
+    echo "codeagent / rmcp: $(ratio "$ca_w" "$rm_w")x wall, $(ratio "$ca_c" "$rm_c")x CPU ($rounds builds each)"
+    echo "cargo --timings reports of the last round: $ca/target/cargo-timings/, $rm/target/cargo-timings/"
+}
+
+# ---------------------------------------------------------------- 100 tools
+
+# hundred_codeagent DIR: 100 #[tool] functions of 8 signatures, served on stdio.
+hundred_codeagent() {
+    local dir="$1" i
+    manifest "$dir" tools100-codeagent "$codeagent_deps
+serde = { version = \"1\", features = [\"derive\"] }
+schemars = \"1\""
+    {
+        cat <<'RUST'
+//! 100 tools of varied signatures, to measure what #[tool] costs to compile.
+#![allow(dead_code, clippy::all)]
+
+use codeagent::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A point.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct Point {
+    /// Horizontal.
+    pub x: f64,
+    /// Vertical.
+    pub y: f64,
+}
+
+/// A mode.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Fast.
+    Fast,
+    /// Careful.
+    Careful,
+}
+
+/// Shared state.
+pub struct Config {
+    /// A prefix.
+    pub prefix: String,
+}
+RUST
+        for i in $(seq 0 99); do
+            case $((i % 8)) in
+            0) cat <<RUST ;;
+
+/// Adds two numbers ($i).
+#[tool]
+pub fn tool_$i(a: i64, b: i64) -> i64 {
+    a + b + $i
+}
+RUST
+            1) cat <<RUST ;;
+
+/// Greets someone ($i).
+#[tool]
+pub async fn tool_$i(name: String, ctx: &Context) -> String {
+    ctx.info("greeting");
+    format!("{name} $i")
+}
+RUST
+            2) cat <<RUST ;;
+
+/// Filters items ($i).
+#[tool]
+pub fn tool_$i(
+    /// The items.
+    items: Vec<String>,
+    /// At most this many.
+    limit: Option<u32>,
+) -> Json<Vec<String>> {
+    Json(items.into_iter().take(limit.unwrap_or($i) as usize).collect())
+}
+RUST
+            3) cat <<RUST ;;
+
+/// Measures a point ($i).
+#[tool]
+pub fn tool_$i(point: Point) -> Result<f64, ToolError> {
+    if point.x.is_nan() {
+        return Err(ToolError::new("not a number"));
+    }
+    Ok(point.x.hypot(point.y) * $i.0)
+}
+RUST
+            4) cat <<RUST ;;
+
+/// Pages ($i).
+#[tool]
+pub fn tool_$i(#[serde(default)] page: u32, #[schemars(range(min = 1, max = 100))] size: u32) -> String {
+    format!("{page} {size} $i")
+}
+RUST
+            5) cat <<RUST ;;
+
+/// Runs in a mode ($i).
+#[tool]
+pub async fn tool_$i(mode: Mode, config: State<Config>) -> Result<Text, ToolError> {
+    let mode = match mode {
+        Mode::Fast => "fast",
+        Mode::Careful => "careful",
+    };
+    Ok(Text::new(format!("{}{mode} $i", config.prefix)))
+}
+RUST
+            6) cat <<RUST ;;
+
+/// A table ($i).
+#[tool]
+pub fn tool_$i() -> Result<Table, ToolError> {
+    Table::from_rows(&[Point { x: $i.0, y: 0.0 }])
+}
+RUST
+            7) cat <<RUST ;;
+
+/// Logs ($i).
+#[tool]
+pub fn tool_$i(message: String, tags: Vec<String>, ctx: Context) {
+    ctx.info(format!("{message} {} $i", tags.len()));
+}
+RUST
+            esac
+        done
+        echo
+        echo "#[tokio::main]"
+        echo "async fn main() -> std::io::Result<()> {"
+        echo "    Toolbox::new()"
+        for i in $(seq 0 99); do echo "        .tool(tool_$i)"; done
+        echo "        .with_state(Config { prefix: String::new() })"
+        echo "        .serve_stdio()"
+        echo "        .await"
+        echo "}"
+    } > "$dir/src/main.rs"
+}
+
+# hundred_rmcp DIR: the same 100 tools the way rmcp's documentation writes them.
+hundred_rmcp() {
+    local dir="$1" i
+    manifest "$dir" tools100-rmcp "$rmcp_deps"
+    {
+        cat <<'RUST'
+//! 100 tools of varied signatures, to measure what rmcp's #[tool] costs to compile.
+#![allow(dead_code, deprecated, clippy::all)]
+
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::model::{Implementation, LoggingLevel, LoggingMessageNotificationParam, ServerCapabilities, ServerConfig};
+use rmcp::{Peer, RoleServer, ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A point.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct Point {
+    /// Horizontal.
+    pub x: f64,
+    /// Vertical.
+    pub y: f64,
+}
+
+/// A mode.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Fast.
+    Fast,
+    /// Careful.
+    Careful,
+}
+
+/// Shared state.
+pub struct Config {
+    /// A prefix.
+    pub prefix: String,
+}
+
+async fn log(peer: &Peer<RoleServer>, message: String) {
+    let _ = peer.notify_logging_message(LoggingMessageNotificationParam::new(LoggingLevel::Info, message.into())).await;
+}
+RUST
+        for i in $(seq 0 99); do
+            case $((i % 8)) in
+            0) cat <<RUST ;;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Args$i {
+    pub a: i64,
+    pub b: i64,
+}
+RUST
+            1) cat <<RUST ;;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Args$i {
+    pub name: String,
+}
+RUST
+            2) cat <<RUST ;;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Args$i {
+    /// The items.
+    pub items: Vec<String>,
+    /// At most this many.
+    pub limit: Option<u32>,
+}
+RUST
+            3) cat <<RUST ;;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Args$i {
+    pub point: Point,
+}
+RUST
+            4) cat <<RUST ;;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Args$i {
+    #[serde(default)]
+    pub page: u32,
+    #[schemars(range(min = 1, max = 100))]
+    pub size: u32,
+}
+RUST
+            5) cat <<RUST ;;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Args$i {
+    pub mode: Mode,
+}
+RUST
+            6) ;;
+            7) cat <<RUST ;;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Args$i {
+    pub message: String,
+    pub tags: Vec<String>,
+}
+RUST
+            esac
+        done
+        cat <<'RUST'
+
+#[derive(Clone)]
+pub struct Tools {
+    config: Arc<Config>,
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Tools {
+    fn new() -> Self {
+        Tools { config: Arc::new(Config { prefix: String::new() }), tool_router: Self::tool_router() }
+    }
+RUST
+        for i in $(seq 0 99); do
+            case $((i % 8)) in
+            0) cat <<RUST ;;
+
+    /// Adds two numbers ($i).
+    #[tool]
+    fn tool_$i(&self, Parameters(Args$i { a, b }): Parameters<Args$i>) -> String {
+        (a + b + $i).to_string()
+    }
+RUST
+            1) cat <<RUST ;;
+
+    /// Greets someone ($i).
+    #[tool]
+    async fn tool_$i(&self, Parameters(Args$i { name }): Parameters<Args$i>, peer: Peer<RoleServer>) -> String {
+        log(&peer, "greeting".into()).await;
+        format!("{name} $i")
+    }
+RUST
+            2) cat <<RUST ;;
+
+    /// Filters items ($i).
+    #[tool]
+    fn tool_$i(&self, Parameters(Args$i { items, limit }): Parameters<Args$i>) -> Json<Vec<String>> {
+        Json(items.into_iter().take(limit.unwrap_or($i) as usize).collect())
+    }
+RUST
+            3) cat <<RUST ;;
+
+    /// Measures a point ($i).
+    #[tool]
+    fn tool_$i(&self, Parameters(Args$i { point }): Parameters<Args$i>) -> Result<String, String> {
+        if point.x.is_nan() {
+            return Err("not a number".into());
+        }
+        Ok((point.x.hypot(point.y) * $i.0).to_string())
+    }
+RUST
+            4) cat <<RUST ;;
+
+    /// Pages ($i).
+    #[tool]
+    fn tool_$i(&self, Parameters(Args$i { page, size }): Parameters<Args$i>) -> String {
+        format!("{page} {size} $i")
+    }
+RUST
+            5) cat <<RUST ;;
+
+    /// Runs in a mode ($i).
+    #[tool]
+    async fn tool_$i(&self, Parameters(Args$i { mode }): Parameters<Args$i>) -> Result<String, String> {
+        let mode = match mode {
+            Mode::Fast => "fast",
+            Mode::Careful => "careful",
+        };
+        Ok(format!("{}{mode} $i", self.config.prefix))
+    }
+RUST
+            6) cat <<RUST ;;
+
+    /// A table ($i).
+    #[tool]
+    fn tool_$i(&self) -> Json<Vec<Point>> {
+        Json(vec![Point { x: $i.0, y: 0.0 }])
+    }
+RUST
+            7) cat <<RUST ;;
+
+    /// Logs ($i).
+    #[tool]
+    async fn tool_$i(&self, Parameters(Args$i { message, tags }): Parameters<Args$i>, peer: Peer<RoleServer>) {
+        log(&peer, format!("{message} {} $i", tags.len())).await;
+    }
+RUST
+            esac
+        done
+        cat <<'RUST'
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Tools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("tools100", env!("CARGO_PKG_VERSION")))
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    Tools::new().serve(rmcp::transport::stdio()).await?.waiting().await?;
+    Ok(())
+}
+RUST
+    } > "$dir/src/main.rs"
+}
+
+generate_hundred() {
+    local ca="$out/tools100-codeagent" rm="$out/tools100-rmcp"
+    rm -rf "$ca" "$rm"
+    hundred_codeagent "$ca"
+    hundred_rmcp "$rm"
+    settle "$ca" "$root/Cargo.lock"
+    settle "$rm" "$root/bench/Cargo.lock"
+}
+
+hundred() {
+    local ca="$out/tools100-codeagent" rm="$out/tools100-rmcp"
+    generate_hundred
+
+    local -A cold=() crate=() edit=()
+    local round name dir pkg others wall cpu order
+    echo
+    echo "== 100 tools: dev profile (cargo build)"
+    for round in $(seq 1 "$rounds"); do
+        order="codeagent rmcp"
+        ((round % 2 == 0)) && order="rmcp codeagent"
+        for name in $order; do
+            [[ $name == codeagent ]] && dir="$ca" pkg=tools100-codeagent || dir="$rm" pkg=tools100-rmcp
+            rm -rf "$dir/target"
+            others=$(wait_quiet)
+            read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
+            cold[$name]+=" $wall"
+            echo "round $round $name: cold, including dependencies: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
+            (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo clean --quiet -p "$pkg")
+            others=$(wait_quiet)
+            read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
+            crate[$name]+=" $wall"
+            echo "round $round $name: cold, the crate only: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
+            # One tool's body (tool_8, an `add`) changes: a new constant each round.
+            sed -i -E "s/a \+ b \+ 8( \+ [0-9]+)?/a + b + 8 + $round/" "$dir/src/main.rs"
+            others=$(wait_quiet)
+            read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
+            edit[$name]+=" $wall"
+            echo "round $round $name: after editing one tool's body: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
+        done
+    done
+    local c_ca c_rm k_ca k_rm e_ca e_rm
+    # shellcheck disable=SC2086
+    {
+        c_ca=$(median ${cold[codeagent]}) c_rm=$(median ${cold[rmcp]})
+        k_ca=$(median ${crate[codeagent]}) k_rm=$(median ${crate[rmcp]})
+        e_ca=$(median ${edit[codeagent]}) e_rm=$(median ${edit[rmcp]})
+    }
+    echo
+    printf '| %s | %s | %s | %s |\n' "100 tools (dev), median wall seconds" codeagent "rmcp 3.11" "codeagent / rmcp"
+    printf '| %s | %s | %s | %s |\n' --- ---: ---: ---:
+    printf '| cold, including dependencies | %s | %s | %sx |\n' "$c_ca" "$c_rm" "$(ratio "$c_ca" "$c_rm")"
+    printf '| cold, the crate only | %s | %s | %sx |\n' "$k_ca" "$k_rm" "$(ratio "$k_ca" "$k_rm")"
+    printf '| after editing one tool'"'"'s body | %s | %s | %sx |\n' "$e_ca" "$e_rm" "$(ratio "$e_ca" "$e_rm")"
+    echo "packages: codeagent $(packages "$ca"), rmcp $(packages "$rm") ($rounds builds each)"
+}
+
+if [[ "$only" == check ]]; then
+    # The four crates compile (one shared target directory; nothing is timed).
+    generate_one
+    generate_hundred
+    for dir in one-codeagent one-rmcp tools100-codeagent tools100-rmcp; do
+        echo "cargo check: $dir"
+        (cd "$out/$dir" && CARGO_TARGET_DIR="$out/target-check" cargo check --quiet)
+    done
+    exit 0
+fi
+[[ -z "$only" || "$only" == one ]] && one_tool
+[[ -z "$only" || "$only" == hundred ]] && hundred
+exit 0
