@@ -101,6 +101,9 @@ pub(crate) fn read(bytes: &[u8]) -> Incoming {
 }
 
 /// A message as read: an object's members, a batch, or any other JSON.
+// It lives on the stack for one parse; boxing the members would cost an
+// allocation per message.
+#[allow(clippy::large_enum_variant)]
 enum Parsed {
     Message(Members),
     Batch(Vec<Value>),
