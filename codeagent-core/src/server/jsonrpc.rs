@@ -85,12 +85,137 @@ pub(crate) enum Incoming {
 }
 
 /// Reads one message from its bytes: invalid JSON is a parse error.
+///
+/// An object is read straight into its members, without a map of its own;
+/// every member is still parsed as JSON, so what is a parse error is exactly
+/// what [`serde_json::Value`] would refuse.
 pub(crate) fn read(bytes: &[u8]) -> Incoming {
     match serde_json::from_slice(bytes) {
-        Ok(message) => classify(message),
+        Ok(Parsed::Message(members)) => members.classify(),
+        Ok(Parsed::Batch(batch)) => Incoming::Batch(batch),
+        Ok(Parsed::Other) => not_an_object(),
         Err(error) => {
             Incoming::Invalid { id: Value::Null, error: RpcError::new(PARSE_ERROR, format!("Parse error: {error}")) }
         }
+    }
+}
+
+/// A message as read: an object's members, a batch, or any other JSON.
+// It lives on the stack for one parse; boxing the members would cost an
+// allocation per message.
+#[allow(clippy::large_enum_variant)]
+enum Parsed {
+    Message(Members),
+    Batch(Vec<Value>),
+    Other,
+}
+
+/// The members of a message object that JSON-RPC looks at; a member present
+/// with `null` is `Some(Value::Null)`. Others are parsed and dropped.
+#[derive(Default)]
+struct Members {
+    jsonrpc: Option<Value>,
+    id: Option<Value>,
+    method: Option<Value>,
+    params: Option<Value>,
+    result: Option<Value>,
+    error: Option<Value>,
+}
+
+/// The name of a member of a message object.
+enum Member {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    Result,
+    Error,
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Member {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Member;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("a member name")
+            }
+            fn visit_str<E>(self, name: &str) -> Result<Member, E> {
+                Ok(match name {
+                    "jsonrpc" => Member::Jsonrpc,
+                    "id" => Member::Id,
+                    "method" => Member::Method,
+                    "params" => Member::Params,
+                    "result" => Member::Result,
+                    "error" => Member::Error,
+                    _ => Member::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(Name)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Parsed {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Message;
+        impl<'de> serde::de::Visitor<'de> for Message {
+            type Value = Parsed;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("a JSON value")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Parsed, A::Error> {
+                let mut members = Members::default();
+                // A repeated member keeps its last value, as in a `Value` object.
+                while let Some(member) = map.next_key::<Member>()? {
+                    let value = Some(map.next_value::<Value>()?);
+                    match member {
+                        Member::Jsonrpc => members.jsonrpc = value,
+                        Member::Id => members.id = value,
+                        Member::Method => members.method = value,
+                        Member::Params => members.params = value,
+                        Member::Result => members.result = value,
+                        Member::Error => members.error = value,
+                        Member::Other => {}
+                    }
+                }
+                Ok(Parsed::Message(members))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Parsed, A::Error> {
+                let mut batch = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(message) = seq.next_element::<Value>()? {
+                    batch.push(message);
+                }
+                Ok(Parsed::Batch(batch))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Parsed, E> {
+                Ok(Parsed::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Parsed, E> {
+                Ok(Parsed::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Parsed, E> {
+                Ok(Parsed::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Parsed, E> {
+                Ok(Parsed::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Parsed, E> {
+                Ok(Parsed::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Parsed, E> {
+                Ok(Parsed::Other)
+            }
+        }
+        deserializer.deserialize_any(Message)
+    }
+}
+
+fn not_an_object() -> Incoming {
+    Incoming::Invalid {
+        id: Value::Null,
+        error: RpcError::new(INVALID_REQUEST, "Invalid request: a JSON-RPC message must be an object"),
     }
 }
 
@@ -99,54 +224,63 @@ pub(crate) fn classify(message: Value) -> Incoming {
     let mut object = match message {
         Value::Object(object) => object,
         Value::Array(batch) => return Incoming::Batch(batch),
-        _ => {
-            return Incoming::Invalid {
-                id: Value::Null,
-                error: RpcError::new(INVALID_REQUEST, "Invalid request: a JSON-RPC message must be an object"),
-            };
-        }
+        _ => return not_an_object(),
     };
-    let id = object.remove("id");
-    // MCP request ids are strings or integers.
-    let valid = |id: &Value| id.is_string() || id.is_i64() || id.is_u64();
-    let usable_id = match &id {
-        Some(id) if valid(id) => id.clone(),
-        _ => Value::Null,
-    };
-    let invalid = |message: &str| Incoming::Invalid {
-        id: usable_id.clone(),
-        error: RpcError::new(INVALID_REQUEST, format!("Invalid request: {message}")),
-    };
-    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return invalid("`jsonrpc` must be \"2.0\"");
+    Members {
+        jsonrpc: object.remove("jsonrpc"),
+        id: object.remove("id"),
+        method: object.remove("method"),
+        params: object.remove("params"),
+        result: object.remove("result"),
+        error: object.remove("error"),
     }
-    let method = match object.remove("method") {
-        Some(Value::String(method)) => method,
-        Some(_) => return invalid("`method` must be a string"),
-        None if object.contains_key("result") || object.contains_key("error") => {
-            let outcome = match (object.remove("result"), object.remove("error")) {
-                (Some(result), None) => Ok(result),
-                (None, Some(error)) => Err(error),
-                _ => return invalid("a response has a `result` or an `error`, not both"),
-            };
-            return Incoming::Response { id: id.unwrap_or(Value::Null), outcome };
+    .classify()
+}
+
+impl Members {
+    fn classify(self) -> Incoming {
+        let Members { jsonrpc, id, method, params, result, error } = self;
+        // MCP request ids are strings or integers.
+        let valid = |id: &Value| id.is_string() || id.is_i64() || id.is_u64();
+        let usable_id = match &id {
+            Some(id) if valid(id) => id.clone(),
+            _ => Value::Null,
+        };
+        let invalid = |message: &str| Incoming::Invalid {
+            id: usable_id.clone(),
+            error: RpcError::new(INVALID_REQUEST, format!("Invalid request: {message}")),
+        };
+        if jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
+            return invalid("`jsonrpc` must be \"2.0\"");
         }
-        None => return invalid("a message needs a `method` (or a `result` or `error`, for a response)"),
-    };
-    let params = match object.remove("params") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(params)) => params,
-        Some(_) => {
-            return Incoming::Invalid {
-                id: usable_id,
-                error: RpcError::new(INVALID_PARAMS, "Invalid params: `params` must be an object"),
-            };
+        let method = match method {
+            Some(Value::String(method)) => method,
+            Some(_) => return invalid("`method` must be a string"),
+            None if result.is_some() || error.is_some() => {
+                let outcome = match (result, error) {
+                    (Some(result), None) => Ok(result),
+                    (None, Some(error)) => Err(error),
+                    _ => return invalid("a response has a `result` or an `error`, not both"),
+                };
+                return Incoming::Response { id: id.unwrap_or(Value::Null), outcome };
+            }
+            None => return invalid("a message needs a `method` (or a `result` or `error`, for a response)"),
+        };
+        let params = match params {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(params)) => params,
+            Some(_) => {
+                return Incoming::Invalid {
+                    id: usable_id,
+                    error: RpcError::new(INVALID_PARAMS, "Invalid params: `params` must be an object"),
+                };
+            }
+        };
+        match id {
+            None => Incoming::Notification { method, params },
+            Some(id) if valid(&id) => Incoming::Request(Request { id: usable_id, method, params }),
+            Some(_) => invalid("`id` must be a string or an integer"),
         }
-    };
-    match id {
-        None => Incoming::Notification { method, params },
-        Some(id) if valid(&id) => Incoming::Request(Request { id: usable_id, method, params }),
-        Some(_) => invalid("`id` must be a string or an integer"),
     }
 }
 

@@ -3,6 +3,7 @@
 //! handshake negotiated and the requests in flight, so each request is
 //! answered exactly once and a cancelled one not at all.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -29,7 +30,7 @@ pub(crate) struct Negotiated {
 #[derive(Debug, Default)]
 pub(crate) struct Peer {
     negotiated: Mutex<Negotiated>,
-    inflight: Mutex<HashMap<String, Arc<Slot>>>,
+    inflight: Mutex<HashMap<Key, Arc<Slot>>>,
     /// Fires when the client is gone (its session ended): every request stops.
     closed: CancellationToken,
     /// Fires when the client will send nothing more: streams that have no
@@ -40,7 +41,7 @@ pub(crate) struct Peer {
     /// The capabilities the client declared at `initialize`.
     capabilities: Mutex<Value>,
     /// The questions asked of the client and not answered yet, by id.
-    questions: Mutex<HashMap<String, oneshot::Sender<Answer>>>,
+    questions: Mutex<HashMap<Key, oneshot::Sender<Answer>>>,
     /// The number of the next question.
     next_question: AtomicU64,
 }
@@ -72,10 +73,30 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The key of a request id in the in-flight table: its JSON text, so `1` and
-/// `"1"` stay distinct.
-fn key(id: &Value) -> String {
-    id.to_string()
+/// The key of a request id in the in-flight table: equal when the ids' JSON
+/// texts are, so `1` and `"1"` stay distinct. An integer needs no allocation.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Key {
+    /// A non-negative integer.
+    Unsigned(u64),
+    /// A negative integer.
+    Negative(i64),
+    /// A string, unquoted.
+    Text(String),
+    /// Anything else, as JSON text.
+    Other(String),
+}
+
+fn key(id: &Value) -> Key {
+    match id {
+        Value::String(text) => Key::Text(text.clone()),
+        Value::Number(number) => match (number.as_u64(), number.as_i64()) {
+            (Some(unsigned), _) => Key::Unsigned(unsigned),
+            (None, Some(negative)) => Key::Negative(negative),
+            (None, None) => Key::Other(id.to_string()),
+        },
+        other => Key::Other(other.to_string()),
+    }
 }
 
 impl Peer {
@@ -96,15 +117,17 @@ impl Peer {
     /// same id is.
     pub(crate) fn register(&self, id: &Value) -> Result<Arc<Slot>, RpcError> {
         let mut inflight = lock(&self.inflight);
-        if inflight.contains_key(&key(id)) {
-            return Err(RpcError::new(
+        match inflight.entry(key(id)) {
+            Entry::Occupied(_) => Err(RpcError::new(
                 INVALID_REQUEST,
                 format!("Invalid request: a request with id {id} is already in progress"),
-            ));
+            )),
+            Entry::Vacant(entry) => {
+                let slot = Arc::new(Slot { stop: self.closed.child_token(), done: AtomicBool::new(false) });
+                entry.insert(Arc::clone(&slot));
+                Ok(slot)
+            }
         }
-        let slot = Arc::new(Slot { stop: self.closed.child_token(), done: AtomicBool::new(false) });
-        inflight.insert(key(id), Arc::clone(&slot));
-        Ok(slot)
     }
 
     /// Takes request `id` out of the table; true when it was there, that is,

@@ -2,10 +2,16 @@
 //! newline-delimited JSON-RPC. This module only frames messages; the engine
 //! decides everything else. Requests run concurrently; responses and
 //! notifications share one writer.
+//!
+//! A request decided while reading (an error, a listing, a call that finishes
+//! when first polled, as an inline tool does) is answered without a task of
+//! its own, and such answers go to the writer together, once the input read so
+//! far is handled.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::Poll;
 
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
@@ -22,22 +28,36 @@ use super::peer::Peer;
 /// notifications are dropped (responses always wait their turn).
 const OUTGOING_CAPACITY: usize = 4096;
 
-/// The connection's output: every message as one line.
-#[derive(Clone)]
-struct Lines(mpsc::Sender<String>);
+/// Answers gathered while reading are handed to the writer once they reach
+/// this size, even if more input is buffered.
+const BATCH_BYTES: usize = 64 * 1024;
 
-fn line(message: &Value) -> String {
-    let mut bytes = Vec::with_capacity(128);
+/// The connection's output: each item one or more whole lines.
+#[derive(Clone)]
+struct Lines(mpsc::Sender<Vec<u8>>);
+
+/// Appends `message` to `bytes` as one line.
+fn append_line(bytes: &mut Vec<u8>, message: &Value) {
     // Writing a `Value` into memory cannot fail.
-    let _ = serde_json::to_writer(&mut bytes, message);
+    let _ = serde_json::to_writer(&mut *bytes, message);
     bytes.push(b'\n');
-    String::from_utf8(bytes).unwrap_or_default()
+}
+
+fn line(message: &Value) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(128);
+    append_line(&mut bytes, message);
+    bytes
 }
 
 impl Lines {
     /// Sends a response, waiting for room.
     async fn send(&self, message: &Value) {
         let _ = self.0.send(line(message)).await;
+    }
+
+    /// Sends lines already written, waiting for room.
+    async fn send_lines(&self, lines: Vec<u8>) {
+        let _ = self.0.send(lines).await;
     }
 }
 
@@ -58,7 +78,7 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (sender, receiver) = mpsc::channel::<String>(OUTGOING_CAPACITY);
+    let (sender, receiver) = mpsc::channel::<Vec<u8>>(OUTGOING_CAPACITY);
     let writer = tokio::spawn(write_loop(writer, receiver));
     let out = Lines(sender);
     let route = Route::to(Arc::new(out.clone()));
@@ -71,9 +91,14 @@ where
     };
 
     let mut lines = LineReader::new(BufReader::with_capacity(64 * 1024, reader), limit);
+    // The answers decided since the writer was last handed some.
+    let mut answered = Vec::new();
     let outcome = loop {
+        if !answered.is_empty() && (answered.len() >= BATCH_BYTES || !lines.has_line()) {
+            out.send_lines(std::mem::take(&mut answered)).await;
+        }
         let message = match lines.next().await {
-            Ok(Some(Line::Message(bytes))) => read(&bytes),
+            Ok(Some(Line::Message(bytes))) => read(bytes),
             Ok(Some(Line::TooLong(length))) => Incoming::Invalid {
                 id: Value::Null,
                 error: RpcError::new(
@@ -87,19 +112,26 @@ where
             Err(error) => break Err(error),
         };
         match engine.receive(&peer, message, &route) {
-            Reply::Now(Some(response)) => out.send(&response).await,
+            Reply::Now(Some(response)) => append_line(&mut answered, &response),
             Reply::Now(None) => {}
-            Reply::Later(pending) => {
-                let out = out.clone();
-                requests.spawn(async move {
-                    if let Some(response) = pending.await {
-                        out.send(&response).await;
-                    }
-                });
-            }
+            Reply::Later(mut pending) => match poll_once(&mut pending).await {
+                Poll::Ready(Some(response)) => append_line(&mut answered, &response),
+                Poll::Ready(None) => {}
+                Poll::Pending => {
+                    let out = out.clone();
+                    requests.spawn(async move {
+                        if let Some(response) = pending.await {
+                            out.send(&response).await;
+                        }
+                    });
+                }
+            },
         }
         while requests.try_join_next().is_some() {}
     };
+    if !answered.is_empty() {
+        out.send_lines(answered).await;
+    }
     // Streams without a response end; calls still running finish and are answered.
     peer.end_streams();
     while requests.join_next().await.is_some() {}
@@ -110,12 +142,18 @@ where
     outcome
 }
 
-async fn write_loop<W: AsyncWrite + Unpin>(writer: W, mut receiver: mpsc::Receiver<String>) -> std::io::Result<()> {
+/// Polls `future` once, in the reading task: a future that finishes at once
+/// (an inline tool's call) needs no task of its own.
+async fn poll_once<T>(future: &mut Pin<Box<dyn Future<Output = T> + Send>>) -> Poll<T> {
+    std::future::poll_fn(|cx| Poll::Ready(future.as_mut().poll(cx))).await
+}
+
+async fn write_loop<W: AsyncWrite + Unpin>(writer: W, mut receiver: mpsc::Receiver<Vec<u8>>) -> std::io::Result<()> {
     let mut writer = BufWriter::with_capacity(64 * 1024, writer);
     while let Some(message) = receiver.recv().await {
-        writer.write_all(message.as_bytes()).await?;
+        writer.write_all(&message).await?;
         while let Ok(message) = receiver.try_recv() {
-            writer.write_all(message.as_bytes()).await?;
+            writer.write_all(&message).await?;
         }
         writer.flush().await?;
     }
