@@ -331,33 +331,44 @@ async fn gallery_binary() -> PathBuf {
     binary
 }
 
+/// The gallery serving `--http` on a free loopback port, with `token` as its
+/// `CODEAGENT_HTTP_TOKEN` (or none), once it listens.
+async fn gallery_on_http(binary: &std::path::Path, token: Option<&str>) -> (Child, SocketAddr) {
+    let port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        probe.local_addr().unwrap().port()
+    };
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let mut command = std::process::Command::new(binary);
+    command.args(["--http", &addr.to_string()]).env_remove("CODEAGENT_HTTP_TOKEN");
+    if let Some(token) = token {
+        command.env("CODEAGENT_HTTP_TOKEN", token);
+    }
+    let mut gallery = Child(
+        command
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("starting the gallery"),
+    );
+    let deadline = Instant::now() + WAIT;
+    while TcpStream::connect(addr).await.is_err() {
+        if let Some(status) = gallery.0.try_wait().unwrap() {
+            panic!("the gallery exited before listening: {status}");
+        }
+        assert!(Instant::now() < deadline, "the gallery did not listen on {addr} within {WAIT:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    (gallery, addr)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gallery_serves_http_with_the_http_flag() {
     // Building the example may take a while; the timeout covers it separately.
     let binary = gallery_binary().await;
     bounded(async {
-        let port = {
-            let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-            probe.local_addr().unwrap().port()
-        };
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let mut gallery = Child(
-            std::process::Command::new(&binary)
-                .args(["--http", &addr.to_string()])
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .expect("starting the gallery"),
-        );
-        let deadline = Instant::now() + WAIT;
-        while TcpStream::connect(addr).await.is_err() {
-            if let Some(status) = gallery.0.try_wait().unwrap() {
-                panic!("the gallery exited before listening: {status}");
-            }
-            assert!(Instant::now() < deadline, "the gallery did not listen on {addr} within {WAIT:?}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let (mut gallery, addr) = gallery_on_http(&binary, None).await;
 
         // Legacy: a session, its listing and a call.
         let response = post(addr).json(&initialize_request(V2025_11)).send().await;
@@ -426,26 +437,7 @@ async fn gallery_refuses_a_reachable_address_without_authorization() {
 async fn gallery_requires_the_bearer_token_it_is_given() {
     let binary = gallery_binary().await;
     bounded(async {
-        let port = {
-            let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-            probe.local_addr().unwrap().port()
-        };
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let _gallery = Child(
-            std::process::Command::new(&binary)
-                .args(["--http", &addr.to_string()])
-                .env("CODEAGENT_HTTP_TOKEN", "s3cret")
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .expect("starting the gallery"),
-        );
-        let deadline = Instant::now() + WAIT;
-        while TcpStream::connect(addr).await.is_err() {
-            assert!(Instant::now() < deadline, "the gallery did not listen on {addr} within {WAIT:?}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let (_gallery, addr) = gallery_on_http(&binary, Some("s3cret")).await;
         let response = post(addr).json(&initialize_request(V2025_11)).send().await;
         assert_eq!(response.status, StatusCode::UNAUTHORIZED);
         let response =

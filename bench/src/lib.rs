@@ -4,6 +4,7 @@
 //! `benches/large_results.rs` and `src/bin/large_result_memory.rs`.
 
 pub mod large;
+pub mod rmcp_adder;
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};

@@ -20,47 +20,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::serve::ListenerExt;
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use codeagent_bench::rmcp_adder::Adder;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
-use serde::Deserialize;
-
-/// The arguments of `add`.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-struct AddArgs {
-    /// The first addend.
-    a: i64,
-    /// The second addend.
-    b: i64,
-}
-
-#[derive(Clone)]
-struct Adder {
-    tool_router: rmcp::handler::server::router::tool::ToolRouter<Self>,
-}
-
-#[tool_router]
-impl Adder {
-    fn new() -> Self {
-        Adder { tool_router: Self::tool_router() }
-    }
-
-    /// Add two integers.
-    #[tool(annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false))]
-    fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
-        (a + b).to_string()
-    }
-}
-
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for Adder {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("rmcp-http-add", env!("CARGO_PKG_VERSION")))
-    }
-}
 
 struct Options {
     listen: SocketAddr,
@@ -94,7 +56,7 @@ fn parse_options() -> Options {
 async fn main() -> std::io::Result<()> {
     let options = parse_options();
     // The router is built once and cloned per session, as in the stdio server.
-    let adder = Adder::new();
+    let adder = Adder::new("rmcp-http-add");
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!options.stateless)
         .with_json_response(options.json);
