@@ -80,6 +80,13 @@ async fn a_panicking_prompt_is_an_internal_error_and_the_server_lives_on(transpo
     assert!(error["message"].as_str().unwrap().contains("prompt exploded"), "{transport}: {error}");
     let got = client.result(2, "prompts/get", json!({"name": "review", "arguments": {"path": "x"}})).await;
     assert_eq!(got["messages"][0]["content"]["text"], "Review x.", "{transport}");
+    // So is a panicking completion function.
+    let complete = json!({"ref": {"type": "ref/prompt", "name": "boom"}, "argument": {"name": "fuse", "value": ""}});
+    let error = client.error(3, "completion/complete", complete).await;
+    assert_eq!(error["code"], INTERNAL_ERROR, "{transport}: {error}");
+    assert!(error["message"].as_str().unwrap().contains("completer exploded"), "{transport}: {error}");
+    let got = client.result(4, "prompts/get", json!({"name": "review", "arguments": {"path": "y"}})).await;
+    assert_eq!(got["messages"][0]["content"]["text"], "Review y.", "{transport}");
 }
 
 async fn prompt_arguments_and_template_variables_complete(transport: Transport) {

@@ -276,12 +276,20 @@ pub fn resources(toolbox: Toolbox) -> Toolbox {
                     ]
                 }),
         )
-        .prompt(PromptSpec::new("boom").with_description("Panics.").serve(|_| async {
-            if true {
-                panic!("prompt exploded");
-            }
-            "unreachable"
-        }))
+        .prompt(
+            PromptSpec::new("boom")
+                .with_description("Panics.")
+                .with_argument(
+                    PromptArgument::optional("fuse")
+                        .with_completer(Completer::new(|_, _| panic!("completer exploded"))),
+                )
+                .serve(|_| async {
+                    if true {
+                        panic!("prompt exploded");
+                    }
+                    "unreachable"
+                }),
+        )
 }
 
 /// Whether [`wait`]'s record shows it saw the client's cancellation, from

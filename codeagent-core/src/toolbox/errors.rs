@@ -137,6 +137,9 @@ pub enum CompleteError {
         /// The argument or variable.
         argument: String,
     },
+    /// The completion function panicked; the message is its panic's.
+    #[error("the completion function panicked: {0}")]
+    Panicked(String),
 }
 
 /// A `tools/list` cursor this toolbox did not hand out.

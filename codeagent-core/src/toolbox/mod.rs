@@ -546,7 +546,7 @@ impl Toolbox {
         let argument = spec.arguments().iter().find(|known| known.name() == argument).ok_or_else(|| {
             CompleteError::UnknownArgument { reference: prompt.to_owned(), argument: argument.to_owned() }
         })?;
-        Ok(argument.completer().map(|completer| completer.complete(typed, given)).unwrap_or_default())
+        guarded_completion(argument.completer(), typed, given)
     }
 
     /// Completes `typed` for variable `variable` of resource template
@@ -571,8 +571,20 @@ impl Toolbox {
                 argument: variable.to_owned(),
             });
         }
-        Ok(spec.completer(variable).map(|completer| completer.complete(typed, given)).unwrap_or_default())
+        guarded_completion(spec.completer(variable), typed, given)
     }
+}
+
+/// Runs `completer` (no completer: no suggestion), its panic an error for
+/// this request only.
+fn guarded_completion(
+    completer: Option<&Completer>,
+    typed: &str,
+    given: &std::collections::BTreeMap<String, String>,
+) -> Result<Completion, CompleteError> {
+    let Some(completer) = completer else { return Ok(Completion::default()) };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| completer.complete(typed, given)))
+        .map_err(|payload| CompleteError::Panicked(run::panic_message(&*payload)))
 }
 
 fn json_type(value: &Value) -> &'static str {

@@ -147,7 +147,10 @@ impl Engine {
                 )));
             }
         }
-        .map_err(|error: CompleteError| invalid(format!("Invalid params: {error}")))?;
+        .map_err(|error: CompleteError| match error {
+            CompleteError::Panicked(_) => RpcError::new(INTERNAL_ERROR, format!("Internal error: {error}")),
+            error => invalid(format!("Invalid params: {error}")),
+        })?;
         Ok(
             json!({ "completion": { "values": completion.values, "total": completion.total, "hasMore": completion.has_more } }),
         )
