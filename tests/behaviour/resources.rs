@@ -14,6 +14,7 @@ over_both!(
     a_fixed_uri_and_a_template_are_read,
     an_unknown_resource_is_an_error_naming_it_in_each_era,
     a_failing_resource_is_an_internal_error,
+    a_panicking_resource_is_an_internal_error_and_the_server_lives_on,
     a_subscribed_legacy_client_hears_of_updates,
     a_modern_listener_hears_of_the_uris_it_asked_for,
     modern_reads_carry_caching_hints,
@@ -89,6 +90,25 @@ async fn a_failing_resource_is_an_internal_error(transport: Transport) {
     assert!(error["message"].as_str().unwrap().contains("the disk is gone"), "{transport}: {error}");
     let read = client.result(2, "resources/read", json!({"uri": "file:///notes.txt"})).await;
     assert_eq!(read["contents"][0]["text"], "hello notes", "{transport}: the server lives on");
+}
+
+async fn a_panicking_resource_is_an_internal_error_and_the_server_lives_on(transport: Transport) {
+    use codeagent::toolbox::ResourceSpec;
+    let toolbox = codeagent::Toolbox::new()
+        .resource(ResourceSpec::fixed("file:///fuse", "fuse").unwrap().serve(|_| async {
+            if true {
+                panic!("resource exploded");
+            }
+            "unreachable"
+        }))
+        .resource(ResourceSpec::fixed("file:///calm", "calm").unwrap().serve(|_| async { "still here" }));
+    let mut client = Client::start(transport, codeagent::Server::new(toolbox)).await;
+    client.initialize(V2025_11).await;
+    let error = client.error(1, "resources/read", json!({"uri": "file:///fuse"})).await;
+    assert_eq!(error["code"], INTERNAL_ERROR, "{transport}: {error}");
+    assert!(error["message"].as_str().unwrap().contains("resource exploded"), "{transport}: {error}");
+    let read = client.result(2, "resources/read", json!({"uri": "file:///calm"})).await;
+    assert_eq!(read["contents"][0]["text"], "still here", "{transport}: the server lives on");
 }
 
 async fn a_subscribed_legacy_client_hears_of_updates(transport: Transport) {
