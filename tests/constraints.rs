@@ -130,6 +130,15 @@ struct Lookahead {
     name: String,
 }
 
+/// A meeting: a time and a date-time, formats argument checking enforces.
+#[tool]
+fn meet(
+    #[schemars(extend("format" = "date-time"))] at: String,
+    #[schemars(extend("format" = "time"))] daily: Option<String>,
+) -> String {
+    format!("{at} {daily:?}")
+}
+
 /// A hand-made tool over any argument type.
 struct Manual(ToolSpec);
 
@@ -144,7 +153,7 @@ impl Tool for Manual {
 }
 
 fn toolbox() -> Toolbox {
-    Toolbox::new().tool(code).tool(numbers).tool(words).tool(narrow).tool(fixed).tool(draw).tool(span)
+    Toolbox::new().tool(code).tool(numbers).tool(words).tool(narrow).tool(fixed).tool(draw).tool(span).tool(meet)
 }
 
 async fn error(name: &str, arguments: Value) -> String {
@@ -197,6 +206,22 @@ async fn number_formats_are_enforced() {
     assert_eq!(
         error("narrow", json!({"byte": 1, "ratio": 1e300})).await,
         "Invalid arguments for tool narrow: `ratio`: 1e+300 is out of the range of float"
+    );
+}
+
+/// Found by the `arguments` fuzz target: a time offset of six bytes with a
+/// non-ASCII character in it (`+0é00`) was sliced inside the character, and
+/// the check panicked instead of refusing the value.
+#[tokio::test]
+async fn a_time_offset_with_a_non_ascii_character_is_refused() {
+    assert_eq!(ok("meet", json!({"at": "2024-01-01T10:00:00+02:00"})).await, "2024-01-01T10:00:00+02:00 None");
+    assert_eq!(
+        error("meet", json!({"at": "2024-01-01T10:00:00+0é00"})).await,
+        "Invalid arguments for tool meet: `at`: \"2024-01-01T10:00:00+0é00\" is not a valid date-time"
+    );
+    assert_eq!(
+        error("meet", json!({"at": "2024-01-01T10:00:00Z", "daily": "10:00:00+02é0"})).await,
+        "Invalid arguments for tool meet: `daily`: \"10:00:00+02é0\" is not a valid time"
     );
 }
 

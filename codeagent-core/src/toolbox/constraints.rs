@@ -698,8 +698,11 @@ fn date(text: &str) -> bool {
 /// `HH:MM:SS[.frac]`, then a `Z` or `±HH:MM` offset when `offset` (RFC 3339
 /// `full-time`) and none otherwise (`partial-time`).
 fn time(text: &str, offset: bool) -> bool {
-    let two = |part: &str, max: u32| {
-        part.len() == 2 && part.bytes().all(|byte| byte.is_ascii_digit()) && part.parse::<u32>().is_ok_and(|n| n <= max)
+    // On bytes: an offset may hold non-ASCII characters, and slicing its
+    // text at fixed positions could cut one.
+    let two = |part: &[u8], max: u32| match part {
+        [tens @ b'0'..=b'9', units @ b'0'..=b'9'] => u32::from(tens - b'0') * 10 + u32::from(units - b'0') <= max,
+        _ => false,
     };
     let (clock, zone) = if offset {
         match text.find(['Z', 'z', '+', '-']) {
@@ -709,10 +712,11 @@ fn time(text: &str, offset: bool) -> bool {
     } else {
         (text, "")
     };
-    let zone_ok = match zone.as_bytes().first() {
-        None => !offset,
-        Some(b'Z' | b'z') => zone.len() == 1,
-        Some(_) => zone.len() == 6 && two(&zone[1..3], 23) && &zone[3..4] == ":" && two(&zone[4..6], 59),
+    let zone_ok = match zone.as_bytes() {
+        [] => !offset,
+        [b'Z' | b'z'] => true,
+        [b'+' | b'-', h1, h2, b':', m1, m2] => two(&[*h1, *h2], 23) && two(&[*m1, *m2], 59),
+        _ => false,
     };
     let (whole, fraction) = match clock.split_once('.') {
         Some((whole, fraction)) => (whole, Some(fraction)),
@@ -723,7 +727,8 @@ fn time(text: &str, offset: bool) -> bool {
     let mut parts = whole.split(':');
     let clock_ok = matches!(
         (parts.next(), parts.next(), parts.next(), parts.next()),
-        (Some(hour), Some(minute), Some(second), None) if two(hour, 23) && two(minute, 59) && two(second, 60)
+        (Some(hour), Some(minute), Some(second), None)
+            if two(hour.as_bytes(), 23) && two(minute.as_bytes(), 59) && two(second.as_bytes(), 60)
     );
     zone_ok && fraction_ok && clock_ok
 }
@@ -894,6 +899,9 @@ mod tests {
             ("date-time", "2024-01-01t10:00:60.25+02:00", "2024-01-01T25:00:00Z"),
             ("partial-date-time", "2024-01-01T10:00:00.5", "2024-01-01T10:00:00Z"),
             ("time", "23:59:59-05:30", "23:59:59"),
+            // Non-ASCII characters where the offset's digits or colon go.
+            ("time", "23:59:59+05:30", "23:59:59+0é00"),
+            ("date-time", "2024-01-01T10:00:00-05:30", "2024-01-01T10:00:00+02é0"),
             ("partial-time", "08:30:00", "8:30:00"),
             ("uuid", "67e55044-10b1-426f-9247-bb680e5fe0c8", "67e55044-10b1-426f-9247-bb680e5fe0c"),
             ("ipv4", "192.168.0.1", "192.168.0.256"),
