@@ -468,7 +468,9 @@ impl UriTemplate {
     ///   variables from the left (`{x,y}` against `1024` gives `x` only).
     /// - `{?x,y}` and `{&x}` match a query whose parameters come in any
     ///   order, each at most once, each optional; an unknown parameter or one
-    ///   without `=` means no match.
+    ///   without `=` means no match. The query starts with the `?` or `&` of
+    ///   any of its expressions: `{?a}{&b}` with `a` undefined expands to
+    ///   `&b=…`, which matches.
     /// - Pct-encoding is decoded in the values; a `%` not starting a triplet,
     ///   or a decoded value that is not UTF-8, means no match.
     /// - Where a literal between two variables can also occur in the first
@@ -661,11 +663,11 @@ struct QueryMatcher {
 const UNRESERVED: &str = r"(?:[A-Za-z0-9._~-]|%[0-9A-Fa-f]{2})";
 
 /// Reserved and unreserved characters and pct-encoded triplets, minus
-/// `excluded` (the character starting a query that follows).
-fn reserved_class(excluded: Option<char>) -> String {
+/// `excluded` (the characters that may start a query that follows).
+fn reserved_class(excluded: &[char]) -> String {
     let mut class = String::from(r"(?:[A-Za-z0-9._~\-");
     for c in ":/?#[]@!$&'()*+,;=".chars() {
-        if Some(c) != excluded {
+        if !excluded.contains(&c) {
             class.push_str(&regex_lite::escape(c.encode_utf8(&mut [0; 4])));
         }
     }
@@ -731,12 +733,20 @@ impl Matcher {
                 _ => return None,
             }
         }
-        let query_lead = query.first().and_then(|part| match part {
-            Part::Expression(e) => e.op.first().chars().next(),
-            Part::Literal(_) => None,
-        });
+        // The characters the query may start with: each expression's own
+        // (`?` or `&`), since those before it may all be undefined and
+        // expand to nothing (`{?a}{&b}` with `a` undefined is `&b=…`).
+        let mut query_leads: Vec<char> = Vec::new();
+        for part in query {
+            if let Part::Expression(e) = part
+                && let Some(lead) = e.op.first().chars().next()
+                && !query_leads.contains(&lead)
+            {
+                query_leads.push(lead);
+            }
+        }
 
-        let reserved = reserved_class(query_lead);
+        let reserved = reserved_class(&query_leads);
         let mut pattern = String::from("^");
         let mut captures = Vec::new();
         let mut group = 0;
@@ -802,13 +812,13 @@ impl Matcher {
                 Op::Query | Op::QueryContinuation => return None,
             }
         }
-        let query = match query_lead {
-            Some(lead) => {
-                let lead = regex_lite::escape(lead.encode_utf8(&mut [0; 4]));
-                pattern.push_str(&format!("((?s:{lead}.*))?"));
-                Some(QueryMatcher { group: group + 1, names: query_names })
-            }
-            None => None,
+        let query = if query_leads.is_empty() {
+            None
+        } else {
+            let leads: String =
+                query_leads.iter().map(|lead| regex_lite::escape(lead.encode_utf8(&mut [0; 4]))).collect();
+            pattern.push_str(&format!("((?s:[{leads}].*))?"));
+            Some(QueryMatcher { group: group + 1, names: query_names })
         };
         pattern.push('$');
         let regex = Regex::new(&pattern).ok()?;

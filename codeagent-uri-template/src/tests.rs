@@ -251,6 +251,25 @@ fn query_parameters_in_any_order_and_optional() {
     assert_eq!(path.matches("file:///a/b"), expect(&[("path", "a/b")]));
 }
 
+/// Found by the `uri_template` fuzz target: with the `{?…}` expression
+/// wholly undefined, the expansion's query starts with the `&` of the `{&…}`
+/// after it, and the matcher only accepted a query starting with `?`.
+#[test]
+fn a_query_continuation_matches_when_the_query_before_it_is_undefined() {
+    let both = template("res://{x}/{y}{?z}{&w}");
+    let values = map(&[("w", "4"), ("x", "0"), ("y", "2")]);
+    let uri = both.expand(&values);
+    assert_eq!(uri, "res://0/2&w=4");
+    assert_eq!(both.matches(&uri), Some(values));
+    assert_eq!(both.matches("res://0/2?w=4&z=1"), Some(map(&[("w", "4"), ("x", "0"), ("y", "2"), ("z", "1")])));
+    // A `{+…}` value before the query holds neither character that may start it.
+    let reserved = template("file:///{+path}{?rev}{&x}");
+    assert_eq!(reserved.matches("file:///a/b&x=1"), Some(map(&[("path", "a/b"), ("x", "1")])));
+    assert_eq!(template("items{?a}{&b}").matches("items&b=2"), Some(map(&[("b", "2")])));
+    // A query of `{&…}` only still needs its `&`.
+    assert_eq!(template("list?fixed=yes{&x}").matches("list?fixed=yes?x=1"), None);
+}
+
 #[test]
 fn literal_templates_and_non_ascii_literals() {
     let literal = template("config://app");
