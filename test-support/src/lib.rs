@@ -8,7 +8,8 @@
 //!   a value against one named definition;
 //! - [`keys`]: the "every key is defined by that version" checker;
 //! - [`check`] / [`assert_valid`]: both at once;
-//! - [`wire`]: whole JSON-RPC responses, errors and notifications of an era.
+//! - [`wire`]: whole JSON-RPC responses, errors and notifications of an era;
+//! - [`html`]: the safety check of a rendered HTML card.
 //!
 //! The crate does not depend on `codeagent` or `codeagent-core` (both use it
 //! as a dev-dependency): protocol versions are their strings, such as
@@ -18,6 +19,7 @@
 /// of their own (such as a tool's `inputSchema`).
 pub use jsonschema;
 
+pub mod html;
 pub mod keys;
 pub mod schema;
 pub mod wire;
