@@ -4,14 +4,13 @@
 //! `input_required` result and a retry carrying the answers and the sealed
 //! `requestState`. A client is never asked what it did not declare.
 
-use codeagent::toolbox::{Elicitation, Sampling};
+use codeagent::toolbox::Sampling;
 use codeagent::{Server, ToolError, Toolbox};
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{call, modern_with, text};
 use crate::common::client::{Client, Transport};
+use crate::common::tools::confirm;
 use crate::common::{INVALID_PARAMS, QUIET, V2025_06, V2025_11};
 
 over_both!(
@@ -25,22 +24,6 @@ over_both!(
     an_answer_of_the_wrong_shape_is_asked_again,
     a_tool_needing_a_capability_is_refused_before_it_runs,
 );
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct Confirm {
-    /// Go ahead?
-    ok: bool,
-}
-
-/// Asks the person to confirm.
-#[codeagent::tool]
-async fn confirm(ctx: &codeagent::Context) -> Result<String, ToolError> {
-    Ok(match ctx.elicit::<Confirm>("Go ahead?").await? {
-        Elicitation::Accepted(Confirm { ok }) => format!("ok: {ok}"),
-        Elicitation::Declined => "declined".to_owned(),
-        Elicitation::Cancelled => "cancelled".to_owned(),
-    })
-}
 
 /// Asks the model, then the roots.
 #[codeagent::tool]

@@ -1,7 +1,8 @@
 //! The HTTP test client: servers started in-process on `127.0.0.1:0`
 //! (`Server::http_router` served by `axum::serve`) and a minimal HTTP/1.1
 //! client (hyper's connection API: one connection per request, so a test
-//! controls every header, including `Host`, and can hang up on a stream).
+//! controls every header, including `Host`, and can hang up on a stream; or
+//! [`KeptAlive`], one connection for many requests, for load).
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -23,7 +24,12 @@ use super::{V2025_06, V2026, WAIT, check_error};
 
 /// The server every HTTP test talks to unless it builds its own.
 pub fn server() -> Server {
-    Server::new(toolbox()).with_name("http-test").with_version("1.0.0")
+    server_of(toolbox())
+}
+
+/// A server of `toolbox` named as [`check_result`] expects (`http-test` 1.0.0).
+pub fn server_of(toolbox: Toolbox) -> Server {
+    Server::new(toolbox).with_name("http-test").with_version("1.0.0")
 }
 
 /// Checks a result response of `version` whose result is `definition`; in
@@ -151,36 +157,70 @@ impl Call {
         self
     }
 
-    pub async fn send(self) -> Response {
-        let stream = tokio::time::timeout(WAIT, TcpStream::connect(self.addr))
-            .await
-            .expect("connecting timed out")
-            .unwrap_or_else(|error| panic!("connecting to {}: {error}", self.addr));
-        let (mut sender, connection) =
-            hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.expect("HTTP handshake");
-        let connection = Connection(tokio::spawn(async move {
-            let _ = connection.await;
-        }));
+    /// The hyper request: method, path, headers and body as built.
+    pub fn request(&self) -> Request<Full<Bytes>> {
         let mut request = Request::builder().method(self.method.clone()).uri(self.path.as_str());
         for (name, value) in &self.headers {
             request = request.header(name.as_str(), value.as_str());
         }
-        let request = request.body(Full::new(Bytes::from(self.body))).expect("a valid request");
-        let response = tokio::time::timeout(WAIT, sender.send_request(request))
+        request.body(Full::new(Bytes::from(self.body.clone()))).expect("a valid request")
+    }
+
+    /// Sends the request on a connection of its own.
+    pub async fn send(self) -> Response {
+        let mut connection = KeptAlive::connect(self.addr).await;
+        let response = connection.send(&self).await;
+        Response { connection: Some(connection.connection), ..response }
+    }
+}
+
+/// One HTTP/1.1 connection for requests one after another (keep-alive), as
+/// an HTTP client's pool would hold; closed when dropped.
+pub struct KeptAlive {
+    pub sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+    pub connection: Connection,
+}
+
+impl KeptAlive {
+    pub async fn connect(addr: SocketAddr) -> KeptAlive {
+        let stream = tokio::time::timeout(WAIT, TcpStream::connect(addr))
+            .await
+            .expect("connecting timed out")
+            .unwrap_or_else(|error| panic!("connecting to {addr}: {error}"));
+        // As HTTP clients do: a request is not held back waiting for an ACK.
+        stream.set_nodelay(true).expect("TCP_NODELAY");
+        let (sender, connection) =
+            hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.expect("HTTP handshake");
+        let connection = Connection(tokio::spawn(async move {
+            let _ = connection.await;
+        }));
+        KeptAlive { sender, connection }
+    }
+
+    /// Sends `call` on this connection (once the previous response has been
+    /// read). The response's body belongs to this connection: read it before
+    /// the next request.
+    pub async fn send(&mut self, call: &Call) -> Response {
+        tokio::time::timeout(WAIT, self.sender.ready())
+            .await
+            .unwrap_or_else(|_| panic!("the connection was not ready for a request within {WAIT:?}"))
+            .expect("the connection is kept alive");
+        let response = tokio::time::timeout(WAIT, self.sender.send_request(call.request()))
             .await
             .unwrap_or_else(|_| panic!("no response headers within {WAIT:?}"))
             .expect("the server answered");
         let (parts, body) = response.into_parts();
-        Response { status: parts.status, headers: parts.headers, body, connection }
+        Response { status: parts.status, headers: parts.headers, body, connection: None }
     }
 }
 
-/// A response whose body has not been read yet. Dropping it closes the connection.
+/// A response whose body has not been read yet. Dropping it closes the
+/// connection, unless the connection is [`KeptAlive`].
 pub struct Response {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Incoming,
-    pub connection: Connection,
+    pub connection: Option<Connection>,
 }
 
 impl Response {
@@ -276,7 +316,7 @@ pub struct Sse {
     pub ended: bool,
     /// How long [`next`](Self::next) waits for an event: [`WAIT`] unless [`patient`](Self::patient).
     pub wait: Duration,
-    pub _connection: Connection,
+    pub _connection: Option<Connection>,
 }
 
 impl Sse {
@@ -419,15 +459,21 @@ pub struct Session {
 
 /// Initializes a session of `version` (and sends `notifications/initialized`).
 pub async fn open_session(addr: SocketAddr, version: ProtocolVersion) -> Session {
-    let response = post(addr).json(&initialize_request(version)).send().await;
+    open_session_on(&mut KeptAlive::connect(addr).await, addr, version).await
+}
+
+/// [`open_session`] on a kept-alive connection.
+pub async fn open_session_on(connection: &mut KeptAlive, addr: SocketAddr, version: ProtocolVersion) -> Session {
+    let response = connection.send(&post(addr).json(&initialize_request(version))).await;
     assert_eq!(response.status, StatusCode::OK);
     let id = response.header("mcp-session-id").expect("an Mcp-Session-Id header").to_owned();
     let message = response.json().await;
     check_result(version, "InitializeResult", &message);
     let session = Session { addr, id, version };
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let response = session.post().json(&initialized).send().await;
+    let response = connection.send(&session.post().json(&initialized)).await;
     assert_eq!(response.status, StatusCode::ACCEPTED);
+    response.bytes().await;
     session
 }
 
@@ -437,6 +483,11 @@ impl Session {
     pub fn post(&self) -> Call {
         let call = post(self.addr).header("Mcp-Session-Id", &self.id);
         if self.version >= V2025_06 { call.header("MCP-Protocol-Version", self.version.as_str()) } else { call }
+    }
+
+    /// The DELETE that ends this session.
+    pub fn delete(&self) -> Call {
+        delete(self.addr).header("Mcp-Session-Id", &self.id)
     }
 
     pub fn get(&self) -> Call {

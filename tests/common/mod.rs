@@ -48,8 +48,13 @@ pub const UNSUPPORTED_VERSION: i64 = -32022;
 
 /// Fails the test when `test` takes longer than [`TEST_LIMIT`].
 pub async fn bounded(test: impl Future<Output = ()>) {
-    if tokio::time::timeout(TEST_LIMIT, test).await.is_err() {
-        panic!("the test took longer than {TEST_LIMIT:?}");
+    bounded_by(TEST_LIMIT, test).await;
+}
+
+/// Fails the test when `test` takes longer than `limit`.
+pub async fn bounded_by(limit: Duration, test: impl Future<Output = ()>) {
+    if tokio::time::timeout(limit, test).await.is_err() {
+        panic!("the test took longer than {limit:?}");
     }
 }
 

@@ -4,11 +4,12 @@
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use codeagent::toolbox::Elicitation;
 use codeagent::{Context, Json, ToolError, Toolbox};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Add two integers.
 #[codeagent::tool(read_only, idempotent)]
@@ -76,23 +77,48 @@ pub fn observations() -> &'static Mutex<HashMap<String, Vec<&'static str>>> {
     OBSERVED.get_or_init(Mutex::default)
 }
 
+/// Wakes the tests waiting in [`observed_within`] and [`observed_until`].
+fn observation_made() -> &'static tokio::sync::Notify {
+    static MADE: OnceLock<tokio::sync::Notify> = OnceLock::new();
+    MADE.get_or_init(tokio::sync::Notify::new)
+}
+
 pub fn observe(key: &str, what: &'static str) {
     observations().lock().unwrap().entry(key.to_owned()).or_default().push(what);
+    observation_made().notify_waiters();
 }
 
 pub fn observed(key: &str) -> Vec<&'static str> {
     observations().lock().unwrap().get(key).cloned().unwrap_or_default()
 }
 
+/// What was observed under `key`, forgotten (so a test making many keys
+/// keeps no record of each).
+pub fn take_observed(key: &str) -> Vec<&'static str> {
+    observations().lock().unwrap().remove(key).unwrap_or_default()
+}
+
 /// Waits until something was observed under `key`, for at most `limit`.
 pub async fn observed_within(key: &str, limit: Duration) -> Vec<&'static str> {
-    let deadline = Instant::now() + limit;
+    observed_until(key, limit, |seen| !seen.is_empty()).await
+}
+
+/// Waits until what was observed under `key` satisfies `done`, for at most
+/// `limit`; returns what was observed by then.
+pub async fn observed_until(key: &str, limit: Duration, done: impl Fn(&[&str]) -> bool) -> Vec<&'static str> {
+    let deadline = tokio::time::Instant::now() + limit;
     loop {
+        // Registered before looking, so an observation made in between wakes it.
+        let made = observation_made().notified();
+        let mut made = std::pin::pin!(made);
+        made.as_mut().enable();
         let seen = observed(key);
-        if !seen.is_empty() || Instant::now() > deadline {
+        if done(&seen) {
             return seen;
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        if tokio::time::timeout_at(deadline, made).await.is_err() {
+            return observed(key);
+        }
     }
 }
 
@@ -296,4 +322,21 @@ pub fn resources(toolbox: Toolbox) -> Toolbox {
 /// `ctx.cancelled()` or, when its future was dropped, from `ctx.is_cancelled()`.
 pub fn saw_cancellation(seen: &[&str]) -> bool {
     seen == ["cancelled"] || seen == ["dropped (cancelled)"]
+}
+
+/// The form [`confirm`] asks for.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Confirm {
+    /// Go ahead?
+    pub ok: bool,
+}
+
+/// Asks the person to confirm.
+#[codeagent::tool]
+pub async fn confirm(ctx: &Context) -> Result<String, ToolError> {
+    Ok(match ctx.elicit::<Confirm>("Go ahead?").await? {
+        Elicitation::Accepted(Confirm { ok }) => format!("ok: {ok}"),
+        Elicitation::Declined => "declined".to_owned(),
+        Elicitation::Cancelled => "cancelled".to_owned(),
+    })
 }

@@ -25,7 +25,6 @@
 //! - `isError` and `resultType` as they were.
 
 use std::collections::{HashMap, VecDeque};
-use std::fmt::Write as _;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -171,19 +170,20 @@ impl ResultStore {
     }
 }
 
+/// The key of kept result `uri` in a shared store.
+#[cfg(feature = "http")]
+pub(crate) fn shared_key(uri: &str) -> String {
+    format!("result:{}", uri.strip_prefix(RESULT_URI_PREFIX).unwrap_or(uri))
+}
+
 /// 128 bits from the operating system's CSPRNG, as 32 hex digits: the URI of
 /// a kept result is all it takes to read it, so it must not be guessable.
 fn random_id() -> Option<String> {
-    let mut bytes = [0u8; 16];
-    if let Err(error) = getrandom::fill(&mut bytes) {
-        tracing::error!("a result over budget is not kept: the system's random number generator failed: {error}");
-        return None;
-    }
-    let mut id = String::with_capacity(32);
-    for byte in bytes {
-        let _ = write!(id, "{byte:02x}");
-    }
-    Some(id)
+    super::random::hex::<16>()
+        .inspect_err(|error| {
+            tracing::error!("a result over budget is not kept: the system's random number generator failed: {error}");
+        })
+        .ok()
 }
 
 /// Counts serialised bytes, failing once there are more than `limit`.
@@ -230,21 +230,22 @@ pub(crate) struct Call<'a> {
 }
 
 /// `wire` (the result as an unbudgeted server sends it) if it is within
-/// budget; else its preview, the whole kept in `store`.
-pub(crate) fn bounded(store: &ResultStore, call: &Call<'_>, wire: Value) -> Value {
+/// budget; else its preview, the whole kept in `store`, and the URI it is
+/// kept at.
+pub(crate) fn bounded(store: &ResultStore, call: &Call<'_>, wire: Value) -> (Value, Option<String>) {
     let over = call.value_over || call.budget.wire_bytes().is_some_and(|limit| exceeds(&wire, limit));
     if !over {
-        return wire;
+        return (wire, None);
     }
     let document = match serde_json::to_string(&wire) {
         Ok(document) => document,
         // A `Value` always serialises; should it not, the result goes out whole.
-        Err(_) => return wire,
+        Err(_) => return (wire, None),
     };
     let size = document.len();
     let uri = store.keep(document, Instant::now());
     let kept = Whole { uri: uri.as_deref(), size, ttl: store.ttl(), limit: store.limit() };
-    preview(call, wire, &kept)
+    (preview(call, wire, &kept), uri)
 }
 
 /// Where the whole of a previewed result is.

@@ -17,8 +17,11 @@ pub mod jsonrpc;
 mod lines;
 mod outlet;
 mod peer;
+mod random;
 mod state;
 mod stdio;
+#[cfg(feature = "http")]
+pub mod store;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -61,6 +64,9 @@ pub struct Server {
     message_limit: usize,
     /// Why the keys of [`STATE_KEY_VAR`] were refused, if they were.
     state_key_problem: Option<StateKeyError>,
+    /// Whether the state keys were given ([`STATE_KEY_VAR`] or
+    /// [`Server::with_state_keys`]) rather than drawn for this process.
+    state_keys_given: bool,
 }
 
 impl Server {
@@ -72,6 +78,7 @@ impl Server {
             Ok(keys) => (keys, None),
             Err(problem) => (StateKeys::process_key(), Some(problem)),
         };
+        let state_keys_given = std::env::var(STATE_KEY_VAR).is_ok_and(|value| !value.trim().is_empty());
         Server {
             engine: Engine {
                 toolbox,
@@ -91,9 +98,12 @@ impl Server {
                 ask_timeout: ask::DEFAULT_ASK_TIMEOUT,
                 budget: ResultBudget::new(),
                 results: Arc::new(ResultStore::new(DEFAULT_RESULT_TTL, DEFAULT_RESULT_STORE_BYTES)),
+                #[cfg(feature = "http")]
+                shared_results: None,
             },
             message_limit: DEFAULT_MESSAGE_LIMIT,
             state_key_problem,
+            state_keys_given,
         }
     }
 
@@ -167,6 +177,7 @@ impl Server {
     pub fn with_state_keys(mut self, keys: StateKeys) -> Self {
         self.engine.state_keys = keys;
         self.state_key_problem = None;
+        self.state_keys_given = true;
         self
     }
 
@@ -261,7 +272,11 @@ impl Server {
     /// serve with [`Server::serve_http`].
     #[cfg(feature = "http")]
     pub fn http_router(&self, options: http::HttpOptions) -> axum::Router {
-        http::router(self.engine(), options)
+        let mut engine = self.engine();
+        if let Some(store) = &options.store {
+            Arc::make_mut(&mut engine).shared_results = Some(Arc::clone(store));
+        }
+        http::router(engine, options)
     }
 
     /// Serves the MCP endpoint over HTTP at `address` until the process ends.
@@ -293,9 +308,13 @@ impl Server {
         options: http::HttpOptions,
     ) -> std::io::Result<()> {
         self.check_state_keys()?;
+        let mut server = self.clone();
+        if let Some(store) = options.store.as_ref().filter(|_| !self.state_keys_given) {
+            server.engine.state_keys = store::shared_state_keys(&**store).await?;
+        }
         tracing::info!("serving MCP over HTTP at http://{}{}", listener.local_addr()?, options.path);
         let header_timeout = options.header_timeout;
-        http::accept::serve(listener, self.http_router(options), header_timeout).await
+        http::accept::serve(listener, server.http_router(options), header_timeout).await
     }
 
     /// Serves one client on standard input and output. Nothing but MCP

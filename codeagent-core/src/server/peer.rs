@@ -184,6 +184,18 @@ impl Peer {
         }
     }
 
+    /// Whether question `id` waits for its answer here.
+    #[cfg(feature = "http")]
+    pub(crate) fn asks(&self, id: &Value) -> bool {
+        lock(&self.questions).contains_key(&key(id))
+    }
+
+    /// Whether request `id` is in flight here.
+    #[cfg(feature = "http")]
+    pub(crate) fn runs(&self, id: &Value) -> bool {
+        lock(&self.inflight).contains_key(&key(id))
+    }
+
     /// Gives up question `id`: a later answer is ignored.
     pub(crate) fn forget(&self, id: &Value) {
         lock(&self.questions).remove(&key(id));
@@ -197,6 +209,18 @@ impl Peer {
     /// Ends the client's subscription to `uri`.
     pub(crate) fn unsubscribe(&self, uri: &str) {
         lock(&self.subscriptions).remove(uri);
+    }
+
+    /// The resource URIs the client subscribed to, in order.
+    #[cfg(feature = "http")]
+    pub(crate) fn subscriptions(&self) -> Vec<String> {
+        lock(&self.subscriptions).iter().cloned().collect()
+    }
+
+    /// Replaces the client's subscriptions with `uris`.
+    #[cfg(feature = "http")]
+    pub(crate) fn set_subscriptions(&self, uris: impl IntoIterator<Item = String>) {
+        *lock(&self.subscriptions) = uris.into_iter().collect();
     }
 
     /// Whether the client subscribed to `uri`.

@@ -14,7 +14,7 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, ToolPage};
 
 const USAGE: &str = "\
-usage: SERVER [--http ADDR [--ui] [--allow-unauthenticated] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
@@ -24,6 +24,9 @@ usage: SERVER [--http ADDR [--ui] [--allow-unauthenticated] | --list [--protocol
                                `Authorization: Bearer <token>`. A non-loopback ADDR is refused
                                without it unless --allow-unauthenticated is given (for a proxy
                                in front that authorizes requests itself)
+  --http ADDR --store redis://HOST:PORT
+                               keep legacy sessions in Redis, so that several instances behind
+                               one load balancer serve them (needs the `redis` feature)
   --list [--protocol VERSION]  print the tools/list result (default version: the latest)
   --list --format FORMAT [--strict]
                                print the tool definitions for an LLM API; FORMAT: openai,
@@ -39,11 +42,21 @@ usage: SERVER [--http ADDR [--ui] [--allow-unauthenticated] | --list [--protocol
                                (with /v1beta) and GEMINI_API_KEY
   --help                       show this help";
 
+/// What `--http` asked for.
+#[derive(Debug, PartialEq)]
+struct HttpCommand {
+    address: std::net::SocketAddr,
+    host_page: bool,
+    unauthenticated: bool,
+    /// The shared store's URL.
+    store: Option<String>,
+}
+
 /// What the command line asked for.
 #[derive(Debug, PartialEq)]
 enum Command {
     Serve,
-    Http { address: std::net::SocketAddr, host_page: bool, unauthenticated: bool },
+    Http(HttpCommand),
     List(ProtocolVersion),
     ListFor(Provider, Strictness),
     Call { name: String, arguments: Value },
@@ -60,19 +73,24 @@ fn parse(args: &[String]) -> Result<Command, String> {
             let address = args.next().ok_or("--http needs an address such as 127.0.0.1:8080")?;
             let address =
                 address.parse().map_err(|_| format!("`{address}` is not an address such as 127.0.0.1:8080"))?;
-            let (mut host_page, mut unauthenticated) = (false, false);
-            for flag in args.by_ref() {
+            let mut http = HttpCommand { address, host_page: false, unauthenticated: false, store: None };
+            while let Some(flag) = args.next() {
                 match flag {
-                    "--ui" => host_page = true,
-                    "--allow-unauthenticated" => unauthenticated = true,
+                    "--ui" => http.host_page = true,
+                    "--allow-unauthenticated" => http.unauthenticated = true,
+                    "--store" => {
+                        let url = args.next().ok_or("--store needs a URL such as redis://127.0.0.1:6379")?;
+                        http.store = Some(url.to_owned());
+                    }
                     other => {
                         return Err(format!(
-                            "unexpected argument `{other}` after --http ADDR (only --ui and --allow-unauthenticated may follow)"
+                            "unexpected argument `{other}` after --http ADDR (only --ui, --allow-unauthenticated \
+                             and --store URL may follow)"
                         ));
                     }
                 }
             }
-            Command::Http { address, host_page, unauthenticated }
+            Command::Http(http)
         }
         Some("--list") => match (args.next(), args.next()) {
             (None, _) => Command::List(ProtocolVersion::LATEST),
@@ -153,9 +171,7 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
 async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> {
     match command {
         Command::Help => println!("{USAGE}"),
-        Command::Http { address, host_page, unauthenticated } => {
-            return serve_http(&server, address, host_page, unauthenticated).await;
-        }
+        Command::Http(http) => return serve_http(&server, http).await,
         Command::List(version) => {
             let listing = full_listing(&server).map_err(std::io::Error::other)?.to_wire(version);
             println!("{}", serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?);
@@ -203,13 +219,18 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
 const TOKEN_VARIABLE: &str = "CODEAGENT_HTTP_TOKEN";
 
 #[cfg(feature = "http")]
-async fn serve_http(
-    server: &Server,
-    address: std::net::SocketAddr,
-    host_page: bool,
-    unauthenticated: bool,
-) -> std::io::Result<ExitCode> {
+async fn serve_http(server: &Server, command: HttpCommand) -> std::io::Result<ExitCode> {
+    let HttpCommand { address, host_page, unauthenticated, store } = command;
     let mut options = super::http::HttpOptions::new();
+    if let Some(url) = store {
+        match open_store(&url).await {
+            Ok(store) => options = options.with_store(store),
+            Err(problem) => {
+                eprintln!("error: {problem}");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
     if host_page {
         options = options.with_host_page();
     }
@@ -238,8 +259,23 @@ async fn serve_http(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The store `--store URL` names.
+#[cfg(feature = "http")]
+async fn open_store(url: &str) -> Result<std::sync::Arc<dyn super::store::Store>, String> {
+    if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
+        return Err(format!("--store `{url}`: the store is named by a URL such as redis://127.0.0.1:6379"));
+    }
+    #[cfg(feature = "redis")]
+    {
+        let store = super::store::RedisStore::connect(url).await.map_err(|error| format!("--store {url}: {error}"))?;
+        Ok(std::sync::Arc::new(store))
+    }
+    #[cfg(not(feature = "redis"))]
+    Err(format!("--store {url}: this server was built without the `redis` feature of codeagent"))
+}
+
 #[cfg(not(feature = "http"))]
-async fn serve_http(_: &Server, _: std::net::SocketAddr, _: bool, _: bool) -> std::io::Result<ExitCode> {
+async fn serve_http(_: &Server, _: HttpCommand) -> std::io::Result<ExitCode> {
     eprintln!("error: this server was built without the `http` feature of codeagent");
     Ok(ExitCode::from(2))
 }
@@ -278,7 +314,7 @@ fn install_logging() {
 
 #[cfg(test)]
 mod tests {
-    use super::{Command, parse};
+    use super::{Command, HttpCommand, parse};
     use crate::mcp::ProtocolVersion;
     use crate::provider::{Provider, Strictness};
 
@@ -290,11 +326,17 @@ mod tests {
     fn parses_the_commands_and_refuses_the_rest() {
         assert_eq!(parse(&args(&[])), Ok(Command::Serve));
         let address = "127.0.0.1:9000".parse().unwrap();
-        let http = |host_page, unauthenticated| Ok(Command::Http { address, host_page, unauthenticated });
+        let http = |host_page, unauthenticated| {
+            Ok(Command::Http(HttpCommand { address, host_page, unauthenticated, store: None }))
+        };
         assert_eq!(parse(&args(&["--http", "127.0.0.1:9000"])), http(false, false));
         assert_eq!(parse(&args(&["--http", "127.0.0.1:9000", "--ui"])), http(true, false));
         assert_eq!(parse(&args(&["--http", "127.0.0.1:9000", "--allow-unauthenticated", "--ui"])), http(true, true));
         assert!(parse(&args(&["--http", "127.0.0.1:9000", "--gui"])).unwrap_err().contains("`--gui` after --http"));
+        let stored = parse(&args(&["--http", "127.0.0.1:9000", "--store", "redis://127.0.0.1:6379", "--ui"]));
+        let store = Some("redis://127.0.0.1:6379".to_owned());
+        assert_eq!(stored, Ok(Command::Http(HttpCommand { address, host_page: true, unauthenticated: false, store })));
+        assert!(parse(&args(&["--http", "127.0.0.1:9000", "--store"])).unwrap_err().contains("--store needs a URL"));
         assert!(parse(&args(&["--http", "nowhere"])).unwrap_err().contains("not an address"));
         assert_eq!(parse(&args(&["--list"])), Ok(Command::List(ProtocolVersion::LATEST)));
         assert_eq!(

@@ -107,7 +107,14 @@ impl Engine {
         let owed = peer.complete(&id);
         let response = match outcome {
             Outcome::Finished(result) => {
-                return owed.then(|| result_message(&id, self.call_result(era, call.spec(), result)));
+                if !owed {
+                    return None;
+                }
+                let (wire, kept) = self.call_result(era, call.spec(), result);
+                if let Some(uri) = kept {
+                    self.share_result(&uri).await;
+                }
+                return Some(result_message(&id, wire));
             }
             Outcome::InputRequired => {
                 // The tool waits on a question this round cannot answer: it ends here.
@@ -132,19 +139,36 @@ impl Engine {
     }
 
     /// The response to a finished tool call: the result as the era sends
-    /// it, or its preview when it is over the tool's (or the server's) budget.
-    pub(crate) fn call_result(&self, era: Era, tool: &ToolSpec, result: crate::ToolResult) -> Value {
+    /// it, or its preview when it is over the tool's (or the server's)
+    /// budget, with the URI the whole is kept at.
+    pub(crate) fn call_result(&self, era: Era, tool: &ToolSpec, result: crate::ToolResult) -> (Value, Option<String>) {
         let schema = tool.definition().output_schema.as_ref();
         let budget = tool.result_budget().unwrap_or(self.budget);
         let value_over = budget.value_bytes().is_some_and(|limit| result.value().len() > limit);
         let wire = result.into_call_result().into_wire(era.version, schema);
-        let wire = if budget.is_unlimited() {
-            wire
+        let (wire, kept) = if budget.is_unlimited() {
+            (wire, None)
         } else {
             let call = Call { tool: tool.name(), version: era.version, budget, value_over };
             budget::bounded(&self.results, &call, wire)
         };
-        self.finish(era, wire)
+        (self.finish(era, wire), kept)
+    }
+
+    /// Copies kept result `uri` to the shared store, when there is one, so
+    /// that any instance can read it; a failure leaves it readable here only.
+    async fn share_result(&self, uri: &str) {
+        #[cfg(feature = "http")]
+        if let Some(store) = &self.shared_results
+            && let Some(found) = self.results.get(uri, std::time::Instant::now())
+        {
+            let key = budget::shared_key(uri);
+            if let Err(error) = store.set(&key, found.document.as_str().to_owned(), self.results.ttl()).await {
+                tracing::warn!("the result at {uri} can be read from this instance only: {error}");
+            }
+        }
+        #[cfg(not(feature = "http"))]
+        let _ = uri;
     }
 
     /// Whether a result of some tool can be over budget, and so be kept and

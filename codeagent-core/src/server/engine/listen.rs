@@ -16,7 +16,8 @@ use crate::server::outlet::{Outlet, notify};
 use crate::server::peer::{Peer, Slot};
 
 /// What changed on the server that a client may hear of.
-enum Change {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Change {
     Tools,
     Resources,
     Prompts,
@@ -30,13 +31,65 @@ pub(crate) struct Changes {
     resources: watch::Receiver<u64>,
     prompts: watch::Receiver<u64>,
     updates: broadcast::Receiver<String>,
+    /// The changes other instances announce (see [`Change::to_wire`]).
+    remote: Option<broadcast::Receiver<String>>,
+}
+
+impl Change {
+    /// The change as text, for instances to tell each other.
+    #[cfg(feature = "http")]
+    pub(crate) fn to_wire(&self) -> String {
+        match self {
+            Change::Tools => "tools".to_owned(),
+            Change::Resources => "resources".to_owned(),
+            Change::Prompts => "prompts".to_owned(),
+            Change::Updated(uri) => format!("updated:{uri}"),
+        }
+    }
+
+    /// The change `text` names, if it names one.
+    pub(crate) fn from_wire(text: &str) -> Option<Change> {
+        match text {
+            "tools" => Some(Change::Tools),
+            "resources" => Some(Change::Resources),
+            "prompts" => Some(Change::Prompts),
+            _ => text.strip_prefix("updated:").map(|uri| Change::Updated(uri.to_owned())),
+        }
+    }
+}
+
+/// The next change `remote` carries; pending forever without one.
+async fn next_remote(remote: &mut Option<broadcast::Receiver<String>>) -> Option<Change> {
+    let Some(receiver) = remote else { return std::future::pending().await };
+    loop {
+        match receiver.recv().await {
+            Ok(text) => {
+                if let Some(change) = Change::from_wire(&text) {
+                    return Some(change);
+                }
+            }
+            Err(RecvError::Lagged(missed)) => tracing::warn!("a client missed {missed} changes of other instances"),
+            Err(RecvError::Closed) => {
+                *remote = None;
+                return std::future::pending().await;
+            }
+        }
+    }
 }
 
 impl Changes {
+    /// These changes and those `remote` carries from other instances.
+    #[cfg(feature = "http")]
+    pub(crate) fn with_remote(mut self, remote: broadcast::Receiver<String>) -> Changes {
+        self.remote = Some(remote);
+        self
+    }
+
     /// The next change; `None` once the toolbox is gone.
-    async fn next(&mut self) -> Option<Change> {
+    pub(crate) async fn next(&mut self) -> Option<Change> {
         loop {
             tokio::select! {
+                change = next_remote(&mut self.remote) => return change,
                 changed = self.tools.changed() => return changed.ok().map(|()| Change::Tools),
                 changed = self.resources.changed() => return changed.ok().map(|()| Change::Resources),
                 changed = self.prompts.changed() => return changed.ok().map(|()| Change::Prompts),
@@ -61,7 +114,7 @@ impl Engine {
         resources.borrow_and_update();
         let mut prompts = self.toolbox.prompt_changes();
         prompts.borrow_and_update();
-        Changes { tools, resources, prompts, updates: self.toolbox.resource_updates() }
+        Changes { tools, resources, prompts, updates: self.toolbox.resource_updates(), remote: None }
     }
 
     /// `subscriptions/listen` request `id`: acknowledged, then one
@@ -96,6 +149,10 @@ impl Engine {
             _ => Vec::new(),
         };
         let mut changes = self.list_changes();
+        #[cfg(feature = "http")]
+        if let Some(remote) = &route.remote_changes {
+            changes = changes.with_remote(remote.subscribe());
+        }
         let peer = Arc::clone(peer);
         let route = route.clone();
         Reply::Later(Box::pin(async move {

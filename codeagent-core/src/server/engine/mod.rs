@@ -20,6 +20,9 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+#[cfg(feature = "http")]
+pub(crate) use listen::Change;
+
 use super::budget::ResultStore;
 use super::era::Era;
 use super::info::ServerInfo;
@@ -51,6 +54,9 @@ pub(crate) struct Engine {
     /// The results over budget, kept for `resources/read`; shared by every
     /// clone of the server.
     pub(crate) results: Arc<ResultStore>,
+    /// Where results over budget are also kept, for other instances to read.
+    #[cfg(feature = "http")]
+    pub(crate) shared_results: Option<Arc<dyn crate::server::store::Store>>,
 }
 
 /// How a request reaches back to its client while it runs.
@@ -63,12 +69,22 @@ pub(crate) struct Route {
     pub(crate) hangup: Option<CancellationToken>,
     /// How long a request may run before it is stopped with an error.
     pub(crate) deadline: Option<Duration>,
+    /// The changes other instances announce, for a `subscriptions/listen`
+    /// stream to hear as well (with a shared store).
+    #[cfg(feature = "http")]
+    pub(crate) remote_changes: Option<tokio::sync::broadcast::Sender<String>>,
 }
 
 impl Route {
     /// A route to `outlet`, with no hang-up signal and no deadline.
     pub(crate) fn to(outlet: Arc<dyn Outlet>) -> Route {
-        Route { outlet, hangup: None, deadline: None }
+        Route {
+            outlet,
+            hangup: None,
+            deadline: None,
+            #[cfg(feature = "http")]
+            remote_changes: None,
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use super::{Engine, Reply, Route, refused, request_context, unless_stopped};
 use crate::mcp::ResourceContents;
 use crate::server::apps;
-use crate::server::budget::{RESULT_MIME_TYPE, RESULT_URI_PREFIX, duration_text};
+use crate::server::budget::{Found, RESULT_MIME_TYPE, RESULT_URI_PREFIX, duration_text};
 use crate::server::era::Era;
 use crate::server::jsonrpc::{
     INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError, error_message, result_message,
@@ -86,8 +86,8 @@ impl Engine {
 
     /// A read of kept result `uri`: the whole result while it is kept, a
     /// resource-not-found error naming why it may be gone after.
-    fn read_kept(&self, era: Era, uri: &str) -> Result<Value, RpcError> {
-        let Some(found) = self.results.get(uri, std::time::Instant::now()) else {
+    fn read_kept(&self, era: Era, uri: &str, found: Option<Found>) -> Result<Value, RpcError> {
+        let Some(found) = found else {
             let ttl = duration_text(self.results.ttl());
             return Err(not_found(
                 era,
@@ -141,7 +141,33 @@ impl Engine {
             Err(error) => return refused(peer, &id, &slot, &error),
         };
         if uri.starts_with(RESULT_URI_PREFIX) {
-            let answer = self.read_kept(era, &uri);
+            let found = self.results.get(&uri, std::time::Instant::now());
+            #[cfg(feature = "http")]
+            if found.is_none()
+                && let Some(store) = self.shared_results.clone()
+            {
+                // Perhaps another instance kept it.
+                let engine = Arc::clone(self);
+                let peer = Arc::clone(peer);
+                let route = route.clone();
+                return Reply::Later(Box::pin(async move {
+                    let ttl = engine.results.ttl();
+                    let lookup = store.get(&crate::server::budget::shared_key(&uri), ttl);
+                    let stored = unless_stopped(&peer, &id, &slot, &route, lookup).await?;
+                    let found = match stored {
+                        Ok(found) => found.map(|document| Found { document: Arc::new(document), remaining: ttl }),
+                        Err(error) => {
+                            let message = format!("Reading {uri} failed: the shared store failed: {error}");
+                            return Some(error_message(&id, &RpcError::new(INTERNAL_ERROR, message)));
+                        }
+                    };
+                    Some(match engine.read_kept(era, &uri, found) {
+                        Ok(result) => result_message(&id, result),
+                        Err(error) => error_message(&id, &error),
+                    })
+                }));
+            }
+            let answer = self.read_kept(era, &uri, found);
             slot.finish();
             peer.complete(&id);
             return Reply::Now(Some(match answer {

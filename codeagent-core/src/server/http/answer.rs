@@ -11,7 +11,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::channel::{Nowhere, Out, StreamOutlet, stream};
@@ -38,6 +38,8 @@ pub(crate) struct Answering<'a> {
     pub(crate) keep_alive: Duration,
     /// Where the stream's events are kept for resumption, if anywhere.
     pub(crate) logs: Option<&'a StreamLogs>,
+    /// The changes other instances announce (with a shared store).
+    pub(crate) remote_changes: Option<broadcast::Sender<String>>,
 }
 
 /// The HTTP response to `message` from `peer`.
@@ -45,7 +47,12 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
     let (sender, receiver) = stream();
     let hangup = how.hangup_stops.then(CancellationToken::new);
     let outlet: Arc<dyn Outlet> = if how.sse { Arc::new(StreamOutlet(sender.clone())) } else { Arc::new(Nowhere) };
-    let route = Route { outlet, hangup: hangup.clone(), deadline: Some(how.deadline) };
+    let route = Route {
+        outlet,
+        hangup: hangup.clone(),
+        deadline: Some(how.deadline),
+        remote_changes: how.remote_changes.clone(),
+    };
     let pending = match engine.receive(peer, message, &route) {
         Reply::Now(None) => return accepted(),
         Reply::Now(Some(message)) => return json(status(&how, &message), &message),

@@ -22,6 +22,7 @@ mod respond;
 mod resume;
 mod routes;
 mod session;
+mod shared;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,8 +33,10 @@ use axum::routing::{get, post};
 pub use guard::{Authorize, BearerToken, Unauthorized};
 
 use super::engine::Engine;
+use super::store::Store;
 use guard::{AllowList, LOOPBACK_HOSTS};
 use session::Sessions;
+use shared::Shared;
 
 /// How the HTTP endpoint behaves.
 ///
@@ -61,6 +64,7 @@ pub struct HttpOptions {
     session_idle: Duration,
     max_sessions: usize,
     host_page: bool,
+    pub(crate) store: Option<Arc<dyn Store>>,
 }
 
 impl Default for HttpOptions {
@@ -79,6 +83,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("body_limit", &self.body_limit)
             .field("request_timeout", &self.request_timeout)
             .field("host_page", &self.host_page)
+            .field("shared_store", &self.store.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -101,6 +106,7 @@ impl HttpOptions {
             session_idle: Duration::from_secs(3600),
             max_sessions: 10_000,
             host_page: false,
+            store: None,
         }
     }
 
@@ -197,6 +203,28 @@ impl HttpOptions {
         self.max_sessions = sessions;
         self
     }
+
+    /// Keeps legacy sessions in `store`, shared with the other instances of
+    /// this server, so that any of them can serve any session: its record
+    /// (negotiated version, capabilities, log level, subscriptions), the
+    /// events of its resumable streams, and, over the store's bus, a client's
+    /// answer to a question or its cancellation reaching the instance that
+    /// waits for it, the end of a session and list changes (see
+    /// [`store`](crate::server::store)). Without it (the default) sessions
+    /// live in this process only.
+    ///
+    /// [`Server::serve_http`](crate::server::Server::serve_http) also takes
+    /// the `requestState` key from the store when neither
+    /// [`STATE_KEY_VAR`](crate::server::STATE_KEY_VAR) nor
+    /// [`Server::with_state_keys`](crate::server::Server::with_state_keys)
+    /// gave one, so every instance accepts the states of the others. A
+    /// request that needs the store while it fails gets 503 and an error
+    /// naming the failure; the next request tries again.
+    #[must_use]
+    pub fn with_store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = Some(store);
+        self
+    }
 }
 
 /// The shared state of an endpoint.
@@ -204,7 +232,7 @@ pub(crate) struct Http {
     engine: Arc<Engine>,
     options: HttpOptions,
     allow: AllowList,
-    sessions: Sessions,
+    sessions: Arc<Sessions>,
     /// The host page, naming this endpoint (served only with the option).
     host_page: String,
 }
@@ -212,10 +240,21 @@ pub(crate) struct Http {
 /// The endpoint's router for `engine`.
 pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Router {
     let path = options.path.clone();
+    let mut sessions = Sessions::new(options.session_idle, options.max_sessions);
+    if let Some(store) = &options.store {
+        // A stream's events stay until a request that started it could have ended.
+        let stream_ttl = options.request_timeout.saturating_add(Duration::from_secs(60));
+        sessions = sessions.with_shared(Shared::new(Arc::clone(store)), stream_ttl);
+    }
+    let sessions = Arc::new(sessions);
+    if let Some(shared) = sessions.shared() {
+        let local: Arc<dyn shared::LocalSessions> = Arc::clone(&sessions) as _;
+        shared.start(&engine, Arc::downgrade(&local));
+    }
     let http = Http {
         engine,
         allow: AllowList { hosts: options.hosts.clone(), origins: options.origins.clone() },
-        sessions: Sessions::new(options.session_idle, options.max_sessions),
+        sessions,
         host_page: crate::ui::host_page_for(&options.path).into_owned(),
         options,
     };

@@ -17,11 +17,13 @@ use super::headers;
 use super::respond::{accepted, rpc_error};
 use super::resume::resume;
 use super::session::HttpSession;
+use crate::mcp::Notification;
 use crate::mcp::meta::PROTOCOL_VERSION_KEY;
 use crate::mcp::{Method, ProtocolVersion};
 use crate::server::era::{Era, is_modern_request};
 use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_REQUEST, Incoming, METHOD_NOT_FOUND, Request, RpcError, read};
 use crate::server::peer::Peer;
+use crate::server::store::StoreError;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -104,26 +106,75 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
         }
         message => {
             let batch = matches!(message, Incoming::Batch(_));
-            let session = match session(&http, &headers, &Value::Null) {
+            let session = match session(&http, &headers, &Value::Null).await {
                 Ok(session) => session,
                 Err(refusal) => return *refusal,
             };
+            let message = match forward(&http, &session, message).await {
+                Ok(Some(message)) => message,
+                Ok(None) => return accepted(),
+                Err(error) => return store_failed(&Value::Null, &error),
+            };
             let how = Answering { batch, ..http.answering(false, false, None) };
-            answer(&http.engine, &session.peer, message, how).await
+            let response = answer(&http.engine, &session.peer, message, how).await;
+            persisted(&http, &session, &Value::Null, response).await
         }
     }
 }
 
 /// The legacy session a request names: 400 without the header, 404 when the
-/// session is unknown or expired.
-fn session(http: &Http, headers: &HeaderMap, id: &Value) -> Result<Arc<HttpSession>, Box<Response>> {
+/// session is unknown or expired, 503 when the shared store cannot say.
+async fn session(http: &Http, headers: &HeaderMap, id: &Value) -> Result<Arc<HttpSession>, Box<Response>> {
     let Some(session_id) = session_id(headers) else {
         let message = "Bad Request: send the Mcp-Session-Id from the initialize response, or initialize first";
         return Err(Box::new(refuse(StatusCode::BAD_REQUEST, id, message)));
     };
-    http.sessions
-        .get(session_id)
-        .ok_or_else(|| Box::new(refuse(StatusCode::NOT_FOUND, id, "Not Found: no such session; initialize again")))
+    match http.sessions.find(session_id).await {
+        Ok(Some(session)) => Ok(session),
+        Ok(None) => Err(Box::new(refuse(StatusCode::NOT_FOUND, id, "Not Found: no such session; initialize again"))),
+        Err(error) => Err(Box::new(store_failed(id, &error))),
+    }
+}
+
+/// 503: the shared store failed, so the request cannot be served now.
+fn store_failed(id: &Value, error: &StoreError) -> Response {
+    tracing::warn!("the session store failed: {error}");
+    let error = RpcError::new(INTERNAL_ERROR, format!("Service Unavailable: the session store failed: {error}"));
+    rpc_error(StatusCode::SERVICE_UNAVAILABLE, id, &error)
+}
+
+/// `response`, once the session's record in the shared store is up to date
+/// (else 503: a change the store did not take would be lost on the next
+/// instance).
+async fn persisted(http: &Http, session: &HttpSession, id: &Value, response: Response) -> Response {
+    match http.sessions.persist(session).await {
+        Ok(()) => response,
+        Err(error) => store_failed(id, &error),
+    }
+}
+
+/// With a shared store, a client's answer to a question this instance did
+/// not ask, or its cancellation of a request this instance does not run,
+/// goes over the bus to the instance that did (`Ok(None)`: nothing is left
+/// to do here); any other message is returned to be answered here.
+async fn forward(http: &Http, session: &HttpSession, message: Incoming) -> Result<Option<Incoming>, StoreError> {
+    let Some(shared) = http.sessions.shared() else { return Ok(Some(message)) };
+    match message {
+        Incoming::Response { id, outcome } if !session.peer.asks(&id) => {
+            shared.forward_answer(&session.id, id, outcome).await?;
+            Ok(None)
+        }
+        Incoming::Notification { ref method, ref params } if method == Notification::Cancelled.name() => {
+            match params.get("requestId") {
+                Some(id) if !session.peer.runs(id) => {
+                    shared.forward_cancel(&session.id, id.clone()).await?;
+                    Ok(None)
+                }
+                _ => Ok(Some(message)),
+            }
+        }
+        message => Ok(Some(message)),
+    }
 }
 
 /// A 2026-07-28 request: stateless, headers checked against the body.
@@ -171,21 +222,30 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
             let error = RpcError::new(INTERNAL_ERROR, "Internal error: no session id could be made");
             return rpc_error(StatusCode::INTERNAL_SERVER_ERROR, &request.id, &error);
         };
+        let id = request.id.clone();
         let message = Incoming::Request(request);
         let mut response = answer(&http.engine, &session.peer, message, http.answering(sse, false, None)).await;
+        if let Err(error) = http.sessions.persist(&session).await {
+            // A session other instances cannot find is no session: refused whole.
+            let _ = http.sessions.end(&session_id).await;
+            return store_failed(&id, &error);
+        }
         if let Ok(value) = HeaderValue::from_str(&session_id) {
             response.headers_mut().insert(SESSION_HEADER, value);
         }
         return response;
     }
-    let session = match session(http, headers, &request.id) {
+    let session = match session(http, headers, &request.id).await {
         Ok(session) => session,
         Err(refusal) => return *refusal,
     };
     // Streams of 2025-11-25 sessions are resumable (SEP-1699).
     let resumable = session.peer.negotiated().version.is_some_and(|version| version >= ProtocolVersion::V2025_11_25);
     let logs = resumable.then_some(&session.logs);
-    answer(&http.engine, &session.peer, Incoming::Request(request), http.answering(sse, false, logs)).await
+    let id = request.id.clone();
+    let response =
+        answer(&http.engine, &session.peer, Incoming::Request(request), http.answering(sse, false, logs)).await;
+    persisted(http, &session, &id, response).await
 }
 
 /// GET: the stream of a legacy session's server-initiated messages.
@@ -196,7 +256,7 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
     if session_id(&headers).is_none() {
         return method_not_allowed("GET opens a legacy session's stream: send the Mcp-Session-Id header");
     }
-    let session = match session(&http, &headers, &Value::Null) {
+    let session = match session(&http, &headers, &Value::Null).await {
         Ok(session) => session,
         Err(refusal) => return *refusal,
     };
@@ -205,13 +265,16 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
         return refuse(StatusCode::NOT_ACCEPTABLE, &Value::Null, message);
     }
     if let Some(last) = headers.get("last-event-id").and_then(|value| value.to_str().ok())
-        && let Some(response) = resume(&session.logs, last, http.options.keep_alive)
+        && let Some(response) = resume(&session.logs, last, http.options.keep_alive).await
     {
         return response;
     }
     let (sender, receiver) = stream();
     let engine = Arc::clone(&http.engine);
-    let changes = engine.list_changes();
+    let mut changes = engine.list_changes();
+    if let Some(shared) = http.sessions.shared() {
+        changes = changes.with_remote(shared.remote_changes.subscribe());
+    }
     tokio::spawn(async move {
         let outlet = StreamOutlet(sender);
         engine.announce_list_changes(&session.peer, &outlet, changes).await;
@@ -227,10 +290,10 @@ pub(crate) async fn delete(State(http): State<Arc<Http>>, headers: HeaderMap) ->
     let Some(id) = session_id(&headers) else {
         return method_not_allowed("DELETE ends a legacy session: send the Mcp-Session-Id header");
     };
-    if http.sessions.remove(id) {
-        StatusCode::OK.into_response()
-    } else {
-        refuse(StatusCode::NOT_FOUND, &Value::Null, "Not Found: no such session")
+    match http.sessions.end(id).await {
+        Ok(true) => StatusCode::OK.into_response(),
+        Ok(false) => refuse(StatusCode::NOT_FOUND, &Value::Null, "Not Found: no such session"),
+        Err(error) => store_failed(&Value::Null, &error),
     }
 }
 
@@ -250,6 +313,7 @@ impl Http {
             deadline: self.options.request_timeout,
             keep_alive: self.options.keep_alive,
             logs,
+            remote_changes: self.sessions.shared().map(|shared| shared.remote_changes.clone()),
         }
     }
 }

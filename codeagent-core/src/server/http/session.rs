@@ -3,23 +3,28 @@
 //! recent streams kept for resumption.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::resume::StreamLogs;
+use super::resume::{Mirror, StreamLogs};
+use super::shared::{LocalSessions, SessionRecord, Shared};
 use crate::server::peer::Peer;
+use crate::server::store::StoreError;
 
 /// One legacy client's session.
 pub(crate) struct HttpSession {
+    /// Its `Mcp-Session-Id`.
+    pub(crate) id: String,
     /// What the engine knows of the client.
     pub(crate) peer: Arc<Peer>,
     /// The recent POST streams, for resumption.
     pub(crate) logs: StreamLogs,
     last_seen: Mutex<Instant>,
+    /// The record last read from or written to the shared store.
+    stored: Mutex<Option<SessionRecord>>,
 }
 
 impl HttpSession {
@@ -49,6 +54,11 @@ pub(crate) struct Sessions {
     idle_timeout: Duration,
     cap: usize,
     timer: AtomicBool,
+    /// The store shared with other instances, if any: then a session lives
+    /// there, and this map only keeps this instance's copies.
+    shared: Option<Shared>,
+    /// How long the events of a resumable stream are kept in the store.
+    stream_ttl: Duration,
 }
 
 /// The sessions by id, and when the expired ones were last dropped.
@@ -76,7 +86,42 @@ impl Sessions {
     /// ends the one unused the longest.
     pub(crate) fn new(idle_timeout: Duration, cap: usize) -> Self {
         let map = Map { sessions: HashMap::new(), swept: Instant::now() };
-        Sessions { map: Arc::new(Mutex::new(map)), idle_timeout, cap: cap.max(1), timer: AtomicBool::new(false) }
+        Sessions {
+            map: Arc::new(Mutex::new(map)),
+            idle_timeout,
+            cap: cap.max(1),
+            timer: AtomicBool::new(false),
+            shared: None,
+            stream_ttl: idle_timeout,
+        }
+    }
+
+    /// These sessions kept in `shared`, their streams' events for `stream_ttl`.
+    pub(crate) fn with_shared(mut self, shared: Shared, stream_ttl: Duration) -> Self {
+        self.shared = Some(shared);
+        self.stream_ttl = stream_ttl;
+        self
+    }
+
+    /// The store shared with other instances, if any.
+    pub(crate) fn shared(&self) -> Option<&Shared> {
+        self.shared.as_ref()
+    }
+
+    /// A session object for `id`, not yet in the map.
+    fn session(&self, id: &str, now: Instant) -> Arc<HttpSession> {
+        let mirror = self.shared.as_ref().map(|shared| Mirror {
+            store: Arc::clone(&shared.store),
+            session: id.to_owned(),
+            ttl: self.stream_ttl,
+        });
+        Arc::new(HttpSession {
+            id: id.to_owned(),
+            peer: Peer::new(),
+            logs: StreamLogs::new(mirror),
+            last_seen: Mutex::new(now),
+            stored: Mutex::new(None),
+        })
     }
 
     /// A new session and its id; `None` when the system has no randomness to give.
@@ -86,9 +131,14 @@ impl Sessions {
     /// make opening `n` sessions cost `n²`.
     pub(crate) fn create(&self) -> Option<(String, Arc<HttpSession>)> {
         let id = new_id()?;
+        let session = self.insert(&id);
+        Some((id, session))
+    }
+
+    /// A new session object for `id` in the map, making room when it is full.
+    fn insert(&self, id: &str) -> Arc<HttpSession> {
         let now = Instant::now();
-        let session =
-            Arc::new(HttpSession { peer: Peer::new(), logs: StreamLogs::default(), last_seen: Mutex::new(now) });
+        let session = self.session(id, now);
         self.start_timer();
         let mut map = lock(&self.map);
         if now.duration_since(map.swept) >= SWEEP_INTERVAL.min(self.idle_timeout) || map.sessions.len() >= self.cap {
@@ -102,8 +152,68 @@ impl Sessions {
                 session.peer.close();
             }
         }
-        map.sessions.insert(id.clone(), Arc::clone(&session));
-        Some((id, session))
+        map.sessions.insert(id.to_owned(), Arc::clone(&session));
+        session
+    }
+
+    /// Writes `session`'s record to the shared store when it changed since
+    /// it was last read or written (a handshake, `logging/setLevel`, a
+    /// subscription). Without a shared store there is nothing to write.
+    pub(crate) async fn persist(&self, session: &HttpSession) -> Result<(), StoreError> {
+        let Some(shared) = &self.shared else { return Ok(()) };
+        let record = SessionRecord::of(&session.peer);
+        if lock(&session.stored).as_ref() == Some(&record) {
+            return Ok(());
+        }
+        shared.save(&session.id, &record, self.idle_timeout).await?;
+        *lock(&session.stored) = Some(record);
+        Ok(())
+    }
+
+    /// The session with `id`, if it is live. With a shared store its record
+    /// there decides (any instance may have opened or ended it), and this
+    /// instance's copy is brought up to date; otherwise an expired session
+    /// not yet swept is ended here.
+    pub(crate) async fn find(&self, id: &str) -> Result<Option<Arc<HttpSession>>, StoreError> {
+        let Some(shared) = &self.shared else { return Ok(self.get(id)) };
+        let Some(record) = shared.load(id, self.idle_timeout).await? else {
+            self.drop_local(id);
+            return Ok(None);
+        };
+        let session = match self.local(id) {
+            Some(session) => session,
+            None => self.insert(id),
+        };
+        session.touch();
+        let mut stored = lock(&session.stored);
+        if stored.as_ref() != Some(&record) {
+            record.apply(&session.peer);
+            *stored = Some(record);
+        }
+        drop(stored);
+        Ok(Some(session))
+    }
+
+    /// This instance's copy of session `id`, as it is.
+    pub(crate) fn local(&self, id: &str) -> Option<Arc<HttpSession>> {
+        lock(&self.map).sessions.get(id).cloned()
+    }
+
+    /// Drops this instance's copy of session `id` (it ended elsewhere).
+    pub(crate) fn drop_local(&self, id: &str) {
+        if let Some(session) = lock(&self.map).sessions.remove(id) {
+            session.peer.close();
+        }
+    }
+
+    /// Ends session `id` everywhere: its requests stop and its streams
+    /// close, on every instance. Whether it was live.
+    pub(crate) async fn end(&self, id: &str) -> Result<bool, StoreError> {
+        let local = self.remove(id);
+        match &self.shared {
+            Some(shared) => Ok(shared.end(id).await? || local),
+            None => Ok(local),
+        }
     }
 
     /// How many sessions are kept.
@@ -137,7 +247,7 @@ impl Sessions {
 
     /// The session with `id`, if it is live (an expired one not yet swept
     /// is ended here).
-    pub(crate) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
+    fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
         let session = lock(&self.map).sessions.get(id).cloned()?;
         if session.idle_for() >= self.idle_timeout {
             self.remove(id);
@@ -147,9 +257,9 @@ impl Sessions {
         Some(session)
     }
 
-    /// Ends the session with `id`: its requests stop and its streams close.
-    /// Whether it was live.
-    pub(crate) fn remove(&self, id: &str) -> bool {
+    /// Ends this instance's session with `id`: its requests stop and its
+    /// streams close. Whether it was live.
+    fn remove(&self, id: &str) -> bool {
         let removed = lock(&self.map).sessions.remove(id);
         if let Some(session) = &removed {
             session.peer.close();
@@ -158,19 +268,22 @@ impl Sessions {
     }
 }
 
+impl LocalSessions for Sessions {
+    fn local_peer(&self, id: &str) -> Option<Arc<Peer>> {
+        self.local(id).map(|session| Arc::clone(&session.peer))
+    }
+
+    fn drop_local(&self, id: &str) {
+        Sessions::drop_local(self, id);
+    }
+}
+
 /// 128 bits from the operating system's CSPRNG, as 32 hex digits (visible
 /// ASCII, as the specification requires).
 fn new_id() -> Option<String> {
-    let mut bytes = [0u8; 16];
-    if let Err(error) = getrandom::fill(&mut bytes) {
-        tracing::error!("no session id: the system's random number generator failed: {error}");
-        return None;
-    }
-    let mut id = String::with_capacity(32);
-    for byte in bytes {
-        let _ = write!(id, "{byte:02x}");
-    }
-    Some(id)
+    crate::server::random::hex::<16>()
+        .inspect_err(|error| tracing::error!("no session id: the system's random number generator failed: {error}"))
+        .ok()
 }
 
 #[cfg(test)]
