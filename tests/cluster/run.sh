@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The multi-instance test (tests/cluster/test_cluster.py): two gallery instances sharing legacy
+# sessions through a real Redis, behind a real nginx (round robin). Installs Debian's redis-server
+# and nginx-light with apt-get when missing (needs root), builds the gallery with the `redis`
+# feature, and runs the checks with the Python `mcp` client of tests/interop/install.sh (.venv).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+
+if ! command -v redis-server > /dev/null || ! command -v nginx > /dev/null; then
+    if [ "$(id -u)" -ne 0 ] || ! command -v apt-get > /dev/null; then
+        echo "run.sh: redis-server or nginx is missing; install Debian's redis-server and nginx-light as root" >&2
+        exit 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server nginx-light > /dev/null
+fi
+# The packages start nothing here (no init system); the test starts its own on free ports.
+if [ ! -x .venv/bin/python ]; then
+    bash tests/interop/install.sh
+fi
+
+cargo build -p codeagent --features redis --example gallery
+# Copied at once: a later cargo command may rebuild the example without the feature.
+binary="$(mktemp -d)/gallery"
+trap 'rm -rf "$(dirname "$binary")"' EXIT
+cp target/debug/examples/gallery "$binary"
+.venv/bin/python tests/cluster/test_cluster.py "$binary"
