@@ -165,6 +165,55 @@ async fn a_cancellation_posted_to_the_other_instance_stops_the_tool() {
     .await;
 }
 
+/// A 2025-03-26 batch landing on the other instance: the cancellation in it
+/// goes to the instance that runs the call; its request is answered here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_posted_to_the_other_instance_forwards_its_cancellation_and_answers_the_rest() {
+    bounded(async {
+        let (a, b) = pair(Arc::new(MemoryStore::new())).await;
+        let on_a = open_session(a.addr, V2025_03).await;
+        let key = "shared-batch-cancel";
+        let call = request(
+            10,
+            "tools/call",
+            json!({"name": "wait", "arguments": {"key": key, "ms": 20_000}, "_meta": {"progressToken": key}}),
+        );
+        let mut stream = on_a.post().json(&call).send().await.sse();
+        assert_eq!(stream.next_message().await.expect("started")["params"]["message"], "started");
+        let batch = json!([
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 10}},
+            request(11, "tools/call", json!({"name": "add", "arguments": {"a": 40, "b": 2}})),
+        ]);
+        assert_schema(V2025_03, "JSONRPCBatchRequest", &batch);
+        let response = via(&on_a, b.addr).post().json(&batch).send().await;
+        assert_eq!(response.status, StatusCode::OK);
+        let answer = response.json().await;
+        assert_schema(V2025_03, "JSONRPCBatchResponse", &answer);
+        let answers = answer.as_array().expect("one JSON array");
+        assert_eq!(answers.len(), 1, "the request's response only: {answer}");
+        assert_eq!(answers[0]["id"], 11);
+        check_result(V2025_03, "CallToolResult", &answers[0]);
+        assert_eq!(first_text(&answers[0]), "42");
+        assert!(saw_cancellation(&observed_within(key, WAIT).await), "the tool on the first instance stopped");
+        while let Some(message) = stream.next_message().await {
+            assert!(message.get("id").is_none(), "a cancelled request gets no response: {message}");
+        }
+        // A batch of cancellations only is forwarded whole: nothing to answer.
+        let call = request(
+            12,
+            "tools/call",
+            json!({"name": "wait", "arguments": {"key": "shared-batch-2", "ms": 20_000}, "_meta": {"progressToken": 2}}),
+        );
+        let mut stream = on_a.post().json(&call).send().await.sse();
+        let cancel = json!([{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 12}}]);
+        // The call may not be running yet: wait for its first event.
+        assert_eq!(stream.next_message().await.expect("started")["params"]["message"], "started");
+        assert_eq!(via(&on_a, b.addr).post().json(&cancel).send().await.status, StatusCode::ACCEPTED);
+        assert!(saw_cancellation(&observed_within("shared-batch-2", WAIT).await), "the second call stopped");
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resource_update_on_one_instance_reaches_a_stream_on_the_other() {
     bounded(async {

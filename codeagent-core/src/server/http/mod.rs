@@ -15,6 +15,7 @@
 pub(crate) mod accept;
 mod answer;
 mod channel;
+mod forward;
 mod guard;
 mod headers;
 mod page;

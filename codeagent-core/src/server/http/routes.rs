@@ -12,12 +12,12 @@ use serde_json::Value;
 use super::Http;
 use super::answer::{Answering, answer, sse};
 use super::channel::{StreamOutlet, stream};
+use super::forward::forward;
 use super::guard::unauthorized;
 use super::headers;
 use super::respond::{accepted, rpc_error};
 use super::resume::resume;
 use super::session::HttpSession;
-use crate::mcp::Notification;
 use crate::mcp::meta::PROTOCOL_VERSION_KEY;
 use crate::mcp::{Method, ProtocolVersion};
 use crate::server::era::{Era, is_modern_request};
@@ -110,7 +110,7 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
                 Ok(session) => session,
                 Err(refusal) => return *refusal,
             };
-            let message = match forward(&http, &session, message).await {
+            let message = match forward(http.sessions.shared(), &session, message).await {
                 Ok(Some(message)) => message,
                 Ok(None) => return accepted(),
                 Err(error) => return store_failed(&Value::Null, &error),
@@ -150,30 +150,6 @@ async fn persisted(http: &Http, session: &HttpSession, id: &Value, response: Res
     match http.sessions.persist(session).await {
         Ok(()) => response,
         Err(error) => store_failed(id, &error),
-    }
-}
-
-/// With a shared store, a client's answer to a question this instance did
-/// not ask, or its cancellation of a request this instance does not run,
-/// goes over the bus to the instance that did (`Ok(None)`: nothing is left
-/// to do here); any other message is returned to be answered here.
-async fn forward(http: &Http, session: &HttpSession, message: Incoming) -> Result<Option<Incoming>, StoreError> {
-    let Some(shared) = http.sessions.shared() else { return Ok(Some(message)) };
-    match message {
-        Incoming::Response { id, outcome } if !session.peer.asks(&id) => {
-            shared.forward_answer(&session.id, id, outcome).await?;
-            Ok(None)
-        }
-        Incoming::Notification { ref method, ref params } if method == Notification::Cancelled.name() => {
-            match params.get("requestId") {
-                Some(id) if !session.peer.runs(id) => {
-                    shared.forward_cancel(&session.id, id.clone()).await?;
-                    Ok(None)
-                }
-                _ => Ok(Some(message)),
-            }
-        }
-        message => Ok(Some(message)),
     }
 }
 
