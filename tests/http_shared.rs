@@ -142,25 +142,35 @@ async fn a_stream_begun_on_one_instance_is_resumed_on_the_other() {
     .await;
 }
 
+/// Starts call `id` of the `wait` tool (20 s, recording under `key`) in
+/// `session`: its stream, once the tool has said it started.
+async fn waiting(session: &Session, id: i64, key: &str) -> Sse {
+    let arguments = json!({"key": key, "ms": 20_000});
+    let call =
+        request(id, "tools/call", json!({"name": "wait", "arguments": arguments, "_meta": {"progressToken": key}}));
+    let mut stream = session.post().json(&call).send().await.sse();
+    assert_eq!(stream.next_message().await.expect("started")["params"]["message"], "started");
+    stream
+}
+
+/// Asserts that the `wait` call recording under `key` was cancelled and its
+/// `stream` ends without a response.
+async fn assert_cancelled(key: &str, mut stream: Sse) {
+    assert!(saw_cancellation(&observed_within(key, WAIT).await), "the tool on the first instance stopped");
+    while let Some(message) = stream.next_message().await {
+        assert!(message.get("id").is_none(), "a cancelled request gets no response: {message}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancellation_posted_to_the_other_instance_stops_the_tool() {
     bounded(async {
         let (a, b) = pair(Arc::new(MemoryStore::new())).await;
         let on_a = open_session(a.addr, V2025_11).await;
-        let key = "shared-cancel";
-        let call = request(
-            9,
-            "tools/call",
-            json!({"name": "wait", "arguments": {"key": key, "ms": 20_000}, "_meta": {"progressToken": key}}),
-        );
-        let mut stream = on_a.post().json(&call).send().await.sse();
-        assert_eq!(stream.next_message().await.expect("started")["params"]["message"], "started");
+        let stream = waiting(&on_a, 9, "shared-cancel").await;
         let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}});
         assert_eq!(via(&on_a, b.addr).post().json(&cancel).send().await.status, StatusCode::ACCEPTED);
-        assert!(saw_cancellation(&observed_within(key, WAIT).await), "the tool on the first instance stopped");
-        while let Some(message) = stream.next_message().await {
-            assert!(message.get("id").is_none(), "a cancelled request gets no response: {message}");
-        }
+        assert_cancelled("shared-cancel", stream).await;
     })
     .await;
 }
@@ -172,14 +182,7 @@ async fn a_batch_posted_to_the_other_instance_forwards_its_cancellation_and_answ
     bounded(async {
         let (a, b) = pair(Arc::new(MemoryStore::new())).await;
         let on_a = open_session(a.addr, V2025_03).await;
-        let key = "shared-batch-cancel";
-        let call = request(
-            10,
-            "tools/call",
-            json!({"name": "wait", "arguments": {"key": key, "ms": 20_000}, "_meta": {"progressToken": key}}),
-        );
-        let mut stream = on_a.post().json(&call).send().await.sse();
-        assert_eq!(stream.next_message().await.expect("started")["params"]["message"], "started");
+        let stream = waiting(&on_a, 10, "shared-batch-cancel").await;
         let batch = json!([
             {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 10}},
             request(11, "tools/call", json!({"name": "add", "arguments": {"a": 40, "b": 2}})),
@@ -194,22 +197,12 @@ async fn a_batch_posted_to_the_other_instance_forwards_its_cancellation_and_answ
         assert_eq!(answers[0]["id"], 11);
         check_result(V2025_03, "CallToolResult", &answers[0]);
         assert_eq!(first_text(&answers[0]), "42");
-        assert!(saw_cancellation(&observed_within(key, WAIT).await), "the tool on the first instance stopped");
-        while let Some(message) = stream.next_message().await {
-            assert!(message.get("id").is_none(), "a cancelled request gets no response: {message}");
-        }
+        assert_cancelled("shared-batch-cancel", stream).await;
         // A batch of cancellations only is forwarded whole: nothing to answer.
-        let call = request(
-            12,
-            "tools/call",
-            json!({"name": "wait", "arguments": {"key": "shared-batch-2", "ms": 20_000}, "_meta": {"progressToken": 2}}),
-        );
-        let mut stream = on_a.post().json(&call).send().await.sse();
+        let stream = waiting(&on_a, 12, "shared-batch-2").await;
         let cancel = json!([{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 12}}]);
-        // The call may not be running yet: wait for its first event.
-        assert_eq!(stream.next_message().await.expect("started")["params"]["message"], "started");
         assert_eq!(via(&on_a, b.addr).post().json(&cancel).send().await.status, StatusCode::ACCEPTED);
-        assert!(saw_cancellation(&observed_within("shared-batch-2", WAIT).await), "the second call stopped");
+        assert_cancelled("shared-batch-2", stream).await;
     })
     .await;
 }
