@@ -97,6 +97,35 @@ fn sales_table(
     Ok(Table::from_rows(&rows)?.with_title("Sales").with_icon("table"))
 }
 
+/// One day's sales in one region.
+#[derive(Serialize)]
+struct DailySale {
+    day: u32,
+    region: Region,
+    units: u32,
+    revenue: f64,
+}
+
+/// List the daily sales history as a large table (`rows` rows, made up).
+///
+/// The model sees the first 20 rows and how many there are; hosts that
+/// render results get every row.
+#[tool(title = "Sales history", read_only)]
+fn sales_history(
+    /// How many rows (1 to 100000).
+    #[schemars(range(min = 1, max = 100_000))]
+    rows: u32,
+) -> Result<Table, ToolError> {
+    let regions = [Region::North, Region::South, Region::East, Region::West];
+    let history: Vec<DailySale> = (0..rows)
+        .map(|row| {
+            let units = 40 + (row * 37) % 120;
+            DailySale { day: row / 4 + 1, region: regions[(row % 4) as usize], units, revenue: f64::from(units) * 25.5 }
+        })
+        .collect();
+    Ok(Table::from_rows(&history)?.with_title("Sales history"))
+}
+
 /// Draw a bar chart of revenue per region as a PNG image.
 #[tool(title = "Revenue chart", read_only)]
 fn revenue_chart() -> Result<Image, ToolError> {
@@ -274,6 +303,7 @@ fn toolbox() -> Toolbox {
         .tool(add)
         .tool(greet)
         .tool(sales_table)
+        .tool(sales_history)
         .tool(revenue_chart)
         .tool(show_code)
         .tool(show_diff)

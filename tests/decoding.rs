@@ -7,6 +7,7 @@ use std::future::Future as _;
 
 use codeagent::CallError;
 use codeagent::prelude::*;
+use codeagent::toolbox::UnknownArguments;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -96,16 +97,23 @@ fn toolbox() -> Toolbox {
         .tool(boom_async)
 }
 
-/// Calls `name` and returns the message of the error result it must give.
+/// [`toolbox`], refusing arguments a tool does not declare.
+fn strict() -> Toolbox {
+    toolbox().with_unknown_arguments(UnknownArguments::Refuse)
+}
+
+/// Calls `name` in the [`strict`] toolbox and returns the message of the
+/// error result it must give.
 async fn error(name: &str, arguments: impl Into<Option<Value>>) -> String {
-    let result = toolbox().call(name, arguments).await.expect("the call starts");
+    let result = strict().call(name, arguments).await.expect("the call starts");
     assert!(result.is_error(), "{name} should fail, gave {}", result.value());
     result.value().to_owned()
 }
 
-/// Calls `name` and returns the value of the successful result.
+/// Calls `name` in the [`strict`] toolbox and returns the value of the
+/// successful result.
 async fn ok(name: &str, arguments: impl Into<Option<Value>>) -> String {
-    let result = toolbox().call(name, arguments).await.expect("the call starts");
+    let result = strict().call(name, arguments).await.expect("the call starts");
     assert!(!result.is_error(), "{name} should succeed, gave {}", result.value());
     result.value().to_owned()
 }
@@ -178,7 +186,21 @@ async fn a_missing_required_field() {
 }
 
 #[tokio::test]
-async fn unknown_fields_are_refused_unless_allowed() {
+async fn unknown_fields_are_dropped_by_default() {
+    // Gemini CLI adds `wait_for_previous` to every tool and forwards it.
+    let result = toolbox().call("add", json!({"a": 1, "b": 2, "wait_for_previous": true})).await.unwrap();
+    assert!(!result.is_error(), "{}", result.value());
+    assert_eq!(result.value(), "3");
+    // An injected parameter sent by a client is dropped too: the server's own is used.
+    let result = toolbox().call("logged", json!({"message": "hi", "ctx": {"meta": 1}})).await.unwrap();
+    assert_eq!((result.is_error(), result.value()), (false, "hi"));
+    // The listing still refuses them, for LLM APIs with strict schemas.
+    assert_eq!(toolbox().definition("add").unwrap().input_schema["additionalProperties"], false);
+    assert_eq!(toolbox().unknown_arguments(), UnknownArguments::Drop);
+}
+
+#[tokio::test]
+async fn unknown_fields_are_refused_when_the_toolbox_says_so() {
     assert_eq!(
         error("add", json!({"a": 1, "b": 2, "c": 3})).await,
         "Invalid arguments for tool add: `c`: unknown field `c`, expected `a` or `b`"

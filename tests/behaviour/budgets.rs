@@ -18,8 +18,10 @@ over_both!(
     a_large_text_is_a_bounded_preview_and_a_link_to_all_of_it,
     a_modern_client_reads_the_whole_result_too,
     legacy_versions_without_links_name_the_uri_in_the_text,
-    a_large_table_keeps_its_first_rows_in_its_schema,
+    a_large_table_reaches_the_model_as_its_value_and_hosts_as_its_artifact,
+    a_large_structured_table_keeps_its_first_rows_in_its_schema,
     structured_content_that_fits_is_kept_and_what_does_not_is_left_out,
+    structured_content_without_an_output_schema_is_held_to_the_value_budget,
     a_large_image_is_left_out_of_the_preview,
     a_tool_budget_replaces_the_servers,
     an_unlimited_server_sends_everything_whole_and_offers_no_resources,
@@ -42,14 +44,30 @@ fn log(lines: usize) -> String {
 /// A table of `rows` rows.
 #[codeagent::tool]
 fn rows(rows: usize) -> Table {
-    let table = Table::new().with_column("n", 0..rows).unwrap();
-    table.with_column("label", (0..rows).map(|row| format!("row number {row}"))).unwrap().with_title("Rows")
+    table_of(rows)
+}
+
+fn table_of(count: usize) -> Table {
+    let table = Table::new().with_column("n", 0..count).unwrap();
+    table.with_column("label", (0..count).map(|row| format!("row number {row}"))).unwrap().with_title("Rows")
+}
+
+/// [`rows`], sent as `structuredContent` too.
+#[codeagent::tool]
+fn structured_rows(#[serde(rename = "rows")] count: usize) -> Table {
+    table_of(count).with_structured_content()
 }
 
 /// `count` strings of structured output.
 #[codeagent::tool]
 fn names(count: usize) -> Json<Vec<String>> {
     Json((0..count).map(|n| format!("name-{n:06}")).collect())
+}
+
+/// `count` strings as a plain JSON value: its text is a JSON array.
+#[codeagent::tool]
+fn name_list(count: usize) -> Value {
+    Value::from((0..count).map(|n| format!("name-{n:06}")).collect::<Vec<_>>())
 }
 
 /// A 2 MB picture (a PNG signature, then zeros).
@@ -73,7 +91,15 @@ fn whole_log(lines: usize) -> String {
 }
 
 fn toolbox() -> Toolbox {
-    Toolbox::new().tool(log).tool(rows).tool(names).tool(picture).tool(short_log).tool(whole_log)
+    Toolbox::new()
+        .tool(log)
+        .tool(rows)
+        .tool(structured_rows)
+        .tool(names)
+        .tool(name_list)
+        .tool(picture)
+        .tool(short_log)
+        .tool(whole_log)
 }
 
 fn server() -> Server {
@@ -189,12 +215,34 @@ async fn legacy_versions_without_links_name_the_uri_in_the_text(transport: Trans
     }
 }
 
-async fn a_large_table_keeps_its_first_rows_in_its_schema(transport: Transport) {
+async fn a_large_table_reaches_the_model_as_its_value_and_hosts_as_its_artifact(transport: Transport) {
     let total = 60_000;
     for version in LEGACY {
         let mut client = Client::start(transport, server()).await;
         client.initialize(version).await;
         let result = client.result(1, "tools/call", call("rows", json!({"rows": total}))).await;
+        // Hosts that hand their model `structuredContent` instead of the text
+        // (Claude Code, Codex) find none: the model reads the value.
+        assert!(result.get("structuredContent").is_none(), "{transport} {version}: {result:.300}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(text.starts_with("| n | label |"), "{transport} {version}: {text}");
+        assert!(text.contains(&format!("Showing 20 of {total} rows.")), "{transport} {version}: the value, whole");
+        let artifact = &result["_meta"]["dev.codeagent/artifact"];
+        let shown = artifact["payload"]["df"]["rows"].as_array().map_or(0, Vec::len);
+        assert!(
+            shown > 20 && shown < total,
+            "{transport} {version}: the artifact keeps the first rows that fit: {shown}"
+        );
+        assert!(result.to_string().len() <= ResultBudget::DEFAULT_WIRE_BYTES, "{transport} {version}");
+    }
+}
+
+async fn a_large_structured_table_keeps_its_first_rows_in_its_schema(transport: Transport) {
+    let total = 60_000;
+    for version in LEGACY {
+        let mut client = Client::start(transport, server()).await;
+        client.initialize(version).await;
+        let result = client.result(1, "tools/call", call("structured_rows", json!({"rows": total}))).await;
         let wire = result.to_string().len();
         assert!(wire <= ResultBudget::DEFAULT_WIRE_BYTES, "{transport} {version}: {wire}");
         let text = result["content"][0]["text"].as_str().unwrap();
@@ -214,19 +262,34 @@ async fn a_large_table_keeps_its_first_rows_in_its_schema(transport: Transport) 
         assert!(shown > 100 && shown < total, "{transport} {version}: {shown} rows");
         assert!(text.contains(&format!("structured content cut to the first {shown} of {total} rows")), "{text}");
         if version >= V2025_06 {
-            // The preview conforms to the table's output schema (the client checked it against the schema).
+            // The preview is still a table: its columns and its first rows.
             assert_eq!(df["rows"][0], json!([0, "row number 0"]));
             assert_eq!(df["columns"], json!([{"name": "n", "type": "integer"}, {"name": "label", "type": "string"}]));
-            let uri = link(&result, "rows");
+            let uri = link(&result, "structured_rows");
             let whole = read_whole(&mut client, "read", &uri).await;
             assert_eq!(whole["structuredContent"]["rows"].as_array().unwrap().len(), total);
-            let expected = unbudgeted(transport, version, call("rows", json!({"rows": total}))).await;
+            let expected = unbudgeted(transport, version, call("structured_rows", json!({"rows": total}))).await;
             assert_eq!(whole, expected, "{transport} {version}");
         } else {
             assert!(result.get("structuredContent").is_none());
             assert!(text.contains(RESULT_URI_PREFIX), "{transport} {version}");
         }
     }
+}
+
+async fn structured_content_without_an_output_schema_is_held_to_the_value_budget(transport: Transport) {
+    let mut client = Client::start(transport, server()).await;
+    client.initialize(V2025_11).await;
+    // Within budget, the JSON array of the text is structured content too (as `{"result": ...}`).
+    let small = client.result(1, "tools/call", call("name_list", json!({"count": 3}))).await;
+    assert_eq!(small["structuredContent"], json!({"result": ["name-000000", "name-000001", "name-000002"]}));
+    // About 70 KB: over the value budget. Hosts that hand their model the
+    // structured content would get all of it, so it is left out: the model
+    // reads the preview and the link.
+    let large = client.result(2, "tools/call", call("name_list", json!({"count": 5_000}))).await;
+    assert!(large.get("structuredContent").is_none(), "{transport}: {large:.300}");
+    assert!(large["content"][0]["text"].as_str().unwrap().len() <= ResultBudget::DEFAULT_VALUE_BYTES);
+    link(&large, "name_list");
 }
 
 async fn structured_content_that_fits_is_kept_and_what_does_not_is_left_out(transport: Transport) {

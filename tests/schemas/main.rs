@@ -230,7 +230,14 @@ impl Counter {
     }
 }
 
+/// The tools, with their schemas listed as schemars derives them (formats
+/// such as `int64` included); [`published`] is the default form.
 fn toolbox() -> Toolbox {
+    published().with_schemars_formats(true)
+}
+
+/// The tools, listed as a toolbox lists them by default: only standard formats.
+fn published() -> Toolbox {
     Toolbox::new()
         .tool(add)
         .tool(group_by)

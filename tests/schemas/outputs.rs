@@ -97,50 +97,9 @@ fn json_output_schema() {
 }
 
 #[test]
-fn table_output_schema() {
-    assert_output(
-        "points",
-        Some(&json!({
-            "type": "object",
-            "properties": {
-                "columns": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "name": {
-                                "type": "string"
-                            },
-                            "type": {
-                                "enum": [
-                                    "integer",
-                                    "number",
-                                    "string",
-                                    "boolean",
-                                    "json",
-                                    "null"
-                                ]
-                            }
-                        },
-                        "required": [
-                            "name",
-                            "type"
-                        ]
-                    }
-                },
-                "rows": {
-                    "type": "array",
-                    "items": {
-                        "type": "array"
-                    }
-                }
-            },
-            "required": [
-                "columns",
-                "rows"
-            ]
-        })),
-    );
+fn a_table_has_no_output_schema() {
+    // Its rows travel in the artifact; `structuredContent` only when a table asks for it.
+    assert_output("points", None);
 }
 
 #[test]
@@ -426,4 +385,28 @@ fn the_schema_is_generated_once() {
     let hit_one = toolbox().get("hit").unwrap();
     let hit_two = toolbox().get("hit").unwrap();
     assert!(std::ptr::eq(hit_one.spec(), hit_two.spec()));
+}
+
+#[test]
+fn listings_carry_only_standard_formats_unless_schemars_formats_are_asked_for() {
+    let level_schema = published().definition("constrained").unwrap().input_schema;
+    // `u8` with a range of its own: the tighter bounds stay, the format goes.
+    assert_json(&level_schema["properties"]["level"], &json!({"type": "integer", "minimum": 1, "maximum": 10}));
+    let add_schema = published().definition("add").unwrap().input_schema;
+    assert_json(&add_schema["properties"]["a"], &json!({"type": "integer", "description": "The first number."}));
+    let summary_schema = published().definition("summary").unwrap().output_schema.unwrap();
+    assert_eq!(
+        summary_schema["properties"]["count"],
+        json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32})
+    );
+    assert_eq!(summary_schema["properties"]["mean"]["type"], json!(["number", "null"]));
+    assert!(summary_schema["properties"]["mean"].get("format").is_none());
+    // The wire listing of every version agrees, and schemars' form is there when asked for.
+    for version in codeagent::ProtocolVersion::ALL {
+        let listed = published().list_tools(None).unwrap().to_wire(*version);
+        assert!(!listed.to_string().contains("\"format\":\"int"), "{version}: {listed}");
+        let listed = toolbox().list_tools(None).unwrap().to_wire(*version);
+        assert!(listed.to_string().contains("\"format\":\"int64\""), "{version}");
+    }
+    assert_eq!(toolbox().definition("constrained").unwrap().input_schema["properties"]["level"]["format"], "uint8");
 }

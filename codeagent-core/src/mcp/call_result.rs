@@ -131,6 +131,8 @@ impl CallToolResult {
         if version.has_result_type() {
             map.insert("resultType".into(), Value::from("complete"));
         }
+        let structured_content =
+            structured_content.or_else(|| json_text_as_structured(&content, version, output_schema));
         let content = content.into_iter().map(|block| block.into_wire(version)).collect();
         map.insert("content".into(), Value::Array(content));
         if let Some(structured) = structured_content {
@@ -159,6 +161,35 @@ impl CallToolResult {
         }
         Value::Object(map)
     }
+}
+
+/// The structured content of a result that has none and whose first block
+/// is a text holding JSON other than an object (`5`, `"north"`, `[1, 2]`,
+/// `true`, `null`), in the versions whose `structuredContent` is an object
+/// (2025-06-18 and 2025-11-25): that JSON, which [`into_wire`] then wraps as
+/// `{"result": ...}`. Only for tools without an output schema.
+///
+/// Some clients take such a text as the structured content when there is
+/// none, and then refuse the result for not being an object (Gemini CLI 0.61
+/// does, on every transport); with this they find an object and pass the text
+/// to their model unchanged.
+///
+/// [`into_wire`]: CallToolResult::into_wire
+pub(crate) fn json_text_as_structured(
+    content: &[ContentBlock],
+    version: ProtocolVersion,
+    output_schema: Option<&Value>,
+) -> Option<Value> {
+    if !version.has_structured_content() || version.has_result_type() || output_schema.is_some() {
+        return None;
+    }
+    let ContentBlock::Text(text) = content.first()? else { return None };
+    // Only what can start a JSON value other than an object is parsed.
+    let start = text.text.trim_start().bytes().next()?;
+    if !(start == b'[' || start == b'"' || start == b'-' || start.is_ascii_digit() || b"tfn".contains(&start)) {
+        return None;
+    }
+    serde_json::from_str::<Value>(&text.text).ok().filter(|value| !value.is_object())
 }
 
 /// Puts back the payload field an artifact names under

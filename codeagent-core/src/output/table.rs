@@ -3,6 +3,7 @@ use serde_json::{Value, json};
 
 use super::{IntoToolResult, Presentation, ToolError, payload, records, to_json};
 use crate::artifact::{Artifact, Kind};
+use crate::mcp::NATIVE_EXTRA_KEY;
 use crate::result::ToolResult;
 
 /// Rows shown in a table's portable value unless [`Table::with_preview_rows`] says otherwise.
@@ -68,7 +69,9 @@ pub struct Column {
 /// Its artifact payload is `{"df": {"columns": [{"name", "type"}], "rows": [[...]]}}`;
 /// its portable value is a Markdown table of the first rows (20 unless
 /// [`with_preview_rows`](Table::with_preview_rows) says otherwise) and a line such as
-/// `Showing 20 of 1000 rows.`
+/// `Showing 20 of 1000 rows.` MCP clients get the value as the text and the
+/// rows in the artifact in `_meta`; `structuredContent` only with
+/// [`with_structured_content`](Table::with_structured_content).
 ///
 /// ```
 /// use codeagent_core::{IntoToolResult, Table};
@@ -86,6 +89,7 @@ pub struct Table {
     columns: Vec<Column>,
     rows: Vec<Vec<Value>>,
     preview_rows: usize,
+    structured: bool,
     pub(crate) presentation: Presentation,
 }
 
@@ -102,6 +106,7 @@ impl Table {
             columns: Vec::new(),
             rows: Vec::new(),
             preview_rows: DEFAULT_PREVIEW_ROWS,
+            structured: false,
             presentation: Presentation::default(),
         }
     }
@@ -187,6 +192,31 @@ impl Table {
     #[must_use]
     pub fn with_preview_rows(mut self, rows: usize) -> Self {
         self.preview_rows = rows;
+        self
+    }
+
+    /// Also sends the whole table to MCP clients as `structuredContent`
+    /// (`{"columns": [...], "rows": [...]}`), for clients that read the data
+    /// from there.
+    ///
+    /// Without it the rows travel once, in the artifact in `_meta`, and
+    /// `structuredContent` is left out: Claude Code and Codex hand their model
+    /// `structuredContent` instead of the text when a result has both, so a
+    /// table with it reaches those models as the whole JSON rather than as the
+    /// bounded Markdown value. Opt in only where every host that calls the
+    /// tool should pass the whole data to its model.
+    ///
+    /// ```
+    /// use codeagent_core::{IntoToolResult, Table};
+    ///
+    /// let table = Table::new().with_column("n", [1, 2]).unwrap();
+    /// assert!(table.clone().into_tool_result().into_call_result().structured_content().is_none());
+    /// let structured = table.with_structured_content().into_tool_result().into_call_result();
+    /// assert_eq!(structured.structured_content().unwrap()["rows"], serde_json::json!([[1], [2]]));
+    /// ```
+    #[must_use]
+    pub fn with_structured_content(mut self) -> Self {
+        self.structured = true;
         self
     }
 
@@ -290,29 +320,15 @@ impl IntoToolResult for Table {
     fn into_tool_result(self) -> ToolResult {
         let value = self.to_markdown();
         let presentation = self.presentation.clone();
-        let artifact = Artifact::new(Kind::Table, payload([("df", self.into_df())]));
-        ToolResult::new(value).with_artifact(presentation.apply(artifact))
-    }
-
-    fn output_schema() -> Option<Value> {
-        Some(json!({
-            "type": "object",
-            "properties": {
-                "columns": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "name": { "type": "string" },
-                            "type": { "enum": ["integer", "number", "string", "boolean", "json", "null"] }
-                        },
-                        "required": ["name", "type"]
-                    }
-                },
-                "rows": { "type": "array", "items": { "type": "array" } }
-            },
-            "required": ["columns", "rows"]
-        }))
+        let structured = self.structured;
+        let df = self.into_df();
+        let native = structured.then(|| Value::Object(payload([("structuredContent", df.clone())])));
+        let artifact = Artifact::new(Kind::Table, payload([("df", df)]));
+        let result = ToolResult::new(value).with_artifact(presentation.apply(artifact));
+        match native {
+            Some(native) => result.with_extra(NATIVE_EXTRA_KEY, native),
+            None => result,
+        }
     }
 
     fn is_rich() -> bool {

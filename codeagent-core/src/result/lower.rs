@@ -44,7 +44,7 @@ pub(super) fn call_result(
                 _ => vec![ContentBlock::text(value)],
             }
         }
-        _ => lower_by_artifact(artifact.as_mut(), value, &mut structured),
+        _ => lower_by_artifact(artifact.as_mut(), value),
     };
     if let Some(mut artifact) = artifact {
         refer_to_images(&mut artifact, &content);
@@ -90,23 +90,12 @@ pub(super) fn result_json_from_mcp(object: &Map<String, Value>) -> Value {
     })
 }
 
-fn lower_by_artifact(artifact: Option<&mut Value>, value: String, structured: &mut Option<Value>) -> Vec<ContentBlock> {
+fn lower_by_artifact(artifact: Option<&mut Value>, value: String) -> Vec<ContentBlock> {
     let Some(artifact) = artifact else {
         return vec![ContentBlock::text(value)];
     };
     let kind = ArtifactRef::parse(artifact, &Versions::V1).map(|view| view.kind_name().to_owned());
     match kind.as_deref() {
-        Some("table") => {
-            // The table travels once: as `structuredContent`, which the
-            // artifact's payload names in place of its `df`.
-            if let Some(payload) = artifact.get_mut("payload").and_then(Value::as_object_mut)
-                && let Some(df) = payload.remove("df")
-            {
-                payload.insert(FROM_STRUCTURED_KEY.into(), Value::from("df"));
-                *structured = Some(df);
-            }
-            vec![ContentBlock::text(value)]
-        }
         Some("image") => {
             let mut blocks = Vec::new();
             if let Some(Value::Array(images)) = artifact["payload"].get_mut("images") {

@@ -16,7 +16,8 @@
 //!   `resource_link` block to it follows (older versions have no such block:
 //!   the note names the URI). Images, audio and other blocks are left out;
 //! - `structuredContent`: kept whole when it fits in what is left of the wire
-//!   budget; else a table's is cut to the first rows that fit in the value
+//!   budget (and, for a tool without an output schema, in the value budget:
+//!   some hosts hand it to their model instead of the text); else a table's is cut to the first rows that fit in the value
 //!   budget (still conforming to the table's output schema), and any other is
 //!   left out, as no cut of an arbitrary value conforms to an arbitrary schema;
 //! - `_meta`: the artifact is kept when it fits (a table's is cut with its
@@ -227,6 +228,9 @@ pub(crate) struct Call<'a> {
     /// Whether the result's portable value is over the value budget (known
     /// before lowering, from `ToolResult::value`).
     pub(crate) value_over: bool,
+    /// Whether the tool lists an output schema, which its results' structured
+    /// content must conform to.
+    pub(crate) has_output_schema: bool,
 }
 
 /// `wire` (the result as an unbudgeted server sends it) if it is within
@@ -281,7 +285,11 @@ fn preview(call: &Call<'_>, wire: Value, kept: &Whole<'_>) -> Value {
     // The cut of a table's rows, once made: the `df`, the rows kept, the rows there were.
     let mut cut_df: Option<(Value, usize, usize)> = None;
     if let Some(structured) = result.remove("structuredContent") {
-        match size_within(&structured, room) {
+        // Some hosts hand their model the structured content instead of the
+        // text: without an output schema to honour, it is held to the value
+        // budget like the text.
+        let structured_room = if call.has_output_schema { room } else { room.min(value_limit) };
+        match size_within(&structured, structured_room) {
             Some(size) => {
                 room -= size;
                 result.insert("structuredContent".into(), structured);

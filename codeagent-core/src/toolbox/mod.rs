@@ -7,6 +7,7 @@ mod constraints;
 mod context;
 pub(crate) mod decode;
 mod errors;
+mod formats;
 pub(crate) mod listing;
 pub(crate) mod param;
 mod prompt;
@@ -18,6 +19,7 @@ mod set;
 mod shelf;
 mod started;
 mod tool;
+mod unknown;
 
 use std::fmt;
 use std::sync::Arc;
@@ -38,6 +40,7 @@ pub use errors::{
     AddToolError, CallError, CompleteError, DuplicatePrompt, DuplicateResource, DuplicateTool, InvalidCursor,
     UnenforceableSchema,
 };
+pub use formats::standard_formats;
 pub use listing::{CacheHint, ToolPage};
 pub use param::{State, ToolCall};
 pub use prompt::{
@@ -51,10 +54,11 @@ pub use schema::{HeaderParam, client_compatible};
 pub use set::{SharedToolSet, ToolSet};
 pub use started::StartedCall;
 pub use tool::{Tool, ToolFuture, ToolSpec};
+pub use unknown::UnknownArguments;
 
 use listing::{page_bounds, wire_page};
 use param::StateMap;
-use registry::{Registry, compatible_definition};
+use registry::{Registry, SchemaForm};
 use run::CatchPanic;
 
 use crate::mcp::{ProtocolVersion, ResourceContents, ToolDefinition};
@@ -105,8 +109,9 @@ pub struct Toolbox {
 struct Config {
     state: Arc<StateMap>,
     page_size: usize,
-    client_compatible: bool,
+    schemas: SchemaForm,
     cache: CacheHint,
+    unknown_arguments: UnknownArguments,
 }
 
 impl Default for Toolbox {
@@ -120,7 +125,8 @@ impl fmt::Debug for Toolbox {
         f.debug_struct("Toolbox")
             .field("tools", &self.names())
             .field("page_size", &self.config.page_size)
-            .field("client_compatible", &self.config.client_compatible)
+            .field("client_compatible", &self.config.schemas.client_compatible)
+            .field("schemars_formats", &self.config.schemas.schemars_formats)
             .finish_non_exhaustive()
     }
 }
@@ -133,8 +139,9 @@ impl Toolbox {
             config: Config {
                 state: Arc::default(),
                 page_size: 1000,
-                client_compatible: false,
+                schemas: SchemaForm::default(),
                 cache: CacheHint::default(),
+                unknown_arguments: UnknownArguments::default(),
             },
         }
     }
@@ -217,7 +224,17 @@ impl Toolbox {
     /// `$schema`, for clients that cannot resolve references.
     #[must_use]
     pub fn with_client_compatible_schemas(mut self, enabled: bool) -> Self {
-        self.config.client_compatible = enabled;
+        self.config.schemas.client_compatible = enabled;
+        self
+    }
+
+    /// Publishes schemas with schemars' own `format`s (`int32`, `uint8`,
+    /// `double`, ...) rather than only JSON Schema's ([`standard_formats`]:
+    /// narrow integer formats become bounds, the others are left out), for
+    /// clients that read them.
+    #[must_use]
+    pub fn with_schemars_formats(mut self, enabled: bool) -> Self {
+        self.config.schemas.schemars_formats = enabled;
         self
     }
 
@@ -227,6 +244,27 @@ impl Toolbox {
     pub fn with_cache_hint(mut self, cache: CacheHint) -> Self {
         self.config.cache = cache;
         self
+    }
+
+    /// Sets what calls do with arguments a tool's input schema does not
+    /// declare: [`UnknownArguments::Drop`] them (the default, so hosts that
+    /// add arguments of their own work) or [`UnknownArguments::Refuse`] the
+    /// call (a misspelt argument is an error result naming it).
+    ///
+    /// ```
+    /// use codeagent_core::toolbox::{Toolbox, UnknownArguments};
+    /// let strict = Toolbox::new().with_unknown_arguments(UnknownArguments::Refuse);
+    /// assert_eq!(strict.unknown_arguments(), UnknownArguments::Refuse);
+    /// ```
+    #[must_use]
+    pub fn with_unknown_arguments(mut self, policy: UnknownArguments) -> Self {
+        self.config.unknown_arguments = policy;
+        self
+    }
+
+    /// What calls do with arguments a tool's input schema does not declare.
+    pub fn unknown_arguments(&self) -> UnknownArguments {
+        self.config.unknown_arguments
     }
 
     /// The caching hint of listings and reads (2026-07-28).
@@ -272,7 +310,7 @@ impl Toolbox {
     }
 
     fn published(&self, definition: &ToolDefinition) -> ToolDefinition {
-        if self.config.client_compatible { compatible_definition(definition) } else { definition.clone() }
+        self.config.schemas.definition(definition)
     }
 
     /// One page of the listing, from `cursor` (none for the first page).
@@ -297,7 +335,7 @@ impl Toolbox {
     /// `version`, each tool's wire form computed once per version.
     pub(crate) fn wire_page(&self, version: ProtocolVersion, cursor: Option<&str>) -> Result<Value, InvalidCursor> {
         let tools = self.registry.snapshot();
-        let wire = tools.wire(version, self.config.client_compatible);
+        let wire = tools.wire(version, self.config.schemas);
         let (start, end) = page_bounds(cursor, wire.len(), self.config.page_size)?;
         let next = (end < wire.len()).then(|| end.to_string());
         Ok(wire_page(version, "tools", wire[start..end].to_vec(), next.as_deref(), self.config.cache))
@@ -328,6 +366,13 @@ impl Toolbox {
                 return Err(CallError::ArgumentsNotAnObject { tool: name.to_owned(), found: json_type(&other) });
             }
         };
+        let mut arguments = arguments;
+        if self.config.unknown_arguments == UnknownArguments::Drop {
+            let dropped = unknown::drop_undeclared(&mut arguments, &tool.spec().definition().input_schema);
+            if !dropped.is_empty() {
+                tracing::debug!(target: "codeagent::toolbox", tool = name, ?dropped, "dropped arguments the tool does not declare");
+            }
+        }
         let call = ToolCall { arguments, context, state: Arc::clone(&self.config.state) };
         Ok(StartedCall::new(Box::pin(CatchPanic::tool(tool.call(call))), tool))
     }

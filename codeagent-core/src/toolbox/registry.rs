@@ -9,11 +9,12 @@ use tokio::sync::{broadcast, watch};
 
 use super::Tool;
 use super::errors::{DuplicatePrompt, DuplicateResource, DuplicateTool};
+use super::formats::standard_formats;
 use super::prompt::Prompt;
 use super::resource::{Resource, ResourceSpec};
 use super::schema::client_compatible;
 use super::shelf::Shelf;
-use crate::mcp::ProtocolVersion;
+use crate::mcp::{ProtocolVersion, ToolDefinition};
 
 /// The tools and resources, shared by every clone of a toolbox.
 pub(crate) struct Registry {
@@ -40,38 +41,52 @@ impl Tools {
         self.index.get(name).map(|&position| &self.list[position])
     }
 
-    /// Every tool as `version` defines it, with client-compatible schemas when asked.
-    pub(crate) fn wire(&self, version: ProtocolVersion, compatible: bool) -> &[Value] {
+    /// Every tool as `version` defines it, its schemas in `form`.
+    pub(crate) fn wire(&self, version: ProtocolVersion, form: SchemaForm) -> &[Value] {
         let position = ProtocolVersion::ALL.iter().position(|known| *known == version).unwrap_or(0);
-        let slot = position * 2 + usize::from(compatible);
+        let slot = position * SchemaForm::COUNT + form.index();
         self.wire[slot].get_or_init(|| {
-            self.list
-                .iter()
-                .map(|tool| {
-                    let definition = tool.spec().definition();
-                    if compatible {
-                        compatible_definition(definition).to_wire(version)
-                    } else {
-                        definition.to_wire(version)
-                    }
-                })
-                .collect()
+            self.list.iter().map(|tool| form.definition(tool.spec().definition()).to_wire(version)).collect()
         })
     }
 
     fn rebuilt(list: Vec<Arc<dyn Tool>>) -> Tools {
         let index = list.iter().enumerate().map(|(position, tool)| (tool.spec().name().to_owned(), position)).collect();
-        let wire = (0..ProtocolVersion::ALL.len() * 2).map(|_| OnceLock::new()).collect();
+        let wire = (0..ProtocolVersion::ALL.len() * SchemaForm::COUNT).map(|_| OnceLock::new()).collect();
         Tools { list, index, wire }
     }
 }
 
-/// `definition` with its schemas in client-compatible form.
-pub(crate) fn compatible_definition(definition: &crate::mcp::ToolDefinition) -> crate::mcp::ToolDefinition {
-    let mut definition = definition.clone();
-    definition.input_schema = client_compatible(&definition.input_schema);
-    definition.output_schema = definition.output_schema.as_ref().map(client_compatible);
-    definition
+/// How a toolbox publishes its tools' schemas.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SchemaForm {
+    /// Every `$ref` inlined and no `$schema` ([`client_compatible`]).
+    pub(crate) client_compatible: bool,
+    /// schemars' `format`s (`uint32`, `double`, ...) kept as generated,
+    /// rather than [`standard_formats`].
+    pub(crate) schemars_formats: bool,
+}
+
+impl SchemaForm {
+    /// How many forms there are.
+    const COUNT: usize = 4;
+
+    fn index(self) -> usize {
+        usize::from(self.client_compatible) * 2 + usize::from(self.schemars_formats)
+    }
+
+    /// `definition` with its schemas in this form.
+    pub(crate) fn definition(self, definition: &ToolDefinition) -> ToolDefinition {
+        let mut definition = definition.clone();
+        definition.input_schema = self.schema(&definition.input_schema);
+        definition.output_schema = definition.output_schema.as_ref().map(|schema| self.schema(schema));
+        definition
+    }
+
+    fn schema(self, schema: &Value) -> Value {
+        let schema = if self.schemars_formats { schema.clone() } else { standard_formats(schema) };
+        if self.client_compatible { client_compatible(&schema) } else { schema }
+    }
 }
 
 /// How many resource updates may wait for a slow subscriber before it misses some.

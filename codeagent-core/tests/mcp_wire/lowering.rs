@@ -242,9 +242,13 @@ pub(crate) fn tool_title_per_version() {
 
 #[test]
 pub(crate) fn typed_outputs_lower_per_design() {
-    // Table -> structuredContent (its df) + readable text.
+    // Table -> readable text + its df in the artifact (structuredContent only when asked for).
     let wire = Table::from_rows(&sales()).unwrap().into_tool_result().into_call_result().to_wire(V2026, None);
-    assert_eq!(wire["structuredContent"]["columns"][0], json!({"name": "region", "type": "string"}));
+    assert!(wire.get("structuredContent").is_none());
+    assert_eq!(
+        wire["_meta"][ARTIFACT_META_KEY]["payload"]["df"]["columns"][0],
+        json!({"name": "region", "type": "string"})
+    );
     assert!(wire["content"][0]["text"].as_str().unwrap().contains("| north | 10 | 0.25 |"));
     assert_eq!(wire["_meta"][ARTIFACT_META_KEY]["kind"], "table");
     // Image -> image blocks + text; the artifact refers to the block by index.
@@ -276,4 +280,40 @@ pub(crate) fn typed_outputs_lower_per_design() {
         assert_eq!(wire["content"].as_array().unwrap().len(), 1);
         assert!(wire.get("structuredContent").is_none(), "{wire}");
     }
+}
+
+#[test]
+pub(crate) fn a_text_holding_json_other_than_an_object_is_structured_content_where_that_must_be_an_object() {
+    // Gemini CLI takes the first text as the structured content when there is
+    // none and refuses anything but an object: `5` for `add` never reached its model.
+    for (value, json) in [
+        ("5", json!(5)),
+        ("-0.25", json!(-0.25)),
+        ("true", json!(true)),
+        ("null", Value::Null),
+        ("[1, 2]", json!([1, 2])),
+        ("\"north\"", json!("north")),
+    ] {
+        let result = Text::new(value).into_tool_result().into_call_result();
+        for version in [V2025_06, V2025_11] {
+            let wire = result.to_wire(version, None);
+            assert_eq!(wire["structuredContent"], json!({"result": json}), "{version} {value}");
+            assert_eq!(wire["content"], json!([{"type": "text", "text": value}]), "{version}: the text is unchanged");
+        }
+        // Older versions have no structured content; 2026-07-28's may be any value, and is not needed.
+        for version in [V2024, V2025_03, V2026] {
+            assert!(result.to_wire(version, None).get("structuredContent").is_none(), "{version} {value}");
+        }
+    }
+    // Text that is not JSON, or is an object, is left alone, and so is a tool with an output schema.
+    for value in ["Hello, x!", "5 apples", "{\"a\": 1}", ""] {
+        let wire = Text::new(value).into_tool_result().into_call_result().to_wire(V2025_11, None);
+        assert!(wire.get("structuredContent").is_none(), "{value}");
+    }
+    let schema = json!({"type": "object"});
+    let wire = Text::new("5").into_tool_result().into_call_result().to_wire(V2025_11, Some(&schema));
+    assert!(wire.get("structuredContent").is_none());
+    // A plain number returned by a tool is such a text.
+    let wire = 5_i64.into_tool_result().into_call_result().to_wire(V2025_11, None);
+    assert_eq!(wire["structuredContent"], json!({"result": 5}));
 }

@@ -1,15 +1,30 @@
-//! Large data travels once: a table's rows and a JSON result's content are
-//! `structuredContent`, which the artifact in `_meta` names instead of
-//! repeating; versions without `structuredContent` get the data in the artifact.
+//! Large data travels once: a table's rows are in its artifact in `_meta`
+//! (or, for a table sent as structured content too, `structuredContent`,
+//! which the artifact names instead of repeating), a JSON result's content is
+//! `structuredContent`; versions without `structuredContent` get the data in
+//! the artifact.
 
 use super::*;
 
 fn table() -> ToolResult {
-    Table::from_rows(&sales()).unwrap().into_tool_result()
+    Table::from_rows(&sales()).unwrap().with_structured_content().into_tool_result()
 }
 
 #[test]
-pub(crate) fn a_table_is_sent_once_as_structured_content() {
+pub(crate) fn a_table_is_sent_once_in_its_artifact_and_the_model_reads_its_value() {
+    let original = Table::from_rows(&sales()).unwrap().into_tool_result();
+    let df = original.artifact().unwrap().payload()["df"].clone();
+    for &version in ProtocolVersion::ALL {
+        let wire = original.clone().into_call_result().to_wire(version, None);
+        assert!(wire.get("structuredContent").is_none(), "{version}: {wire}");
+        assert_eq!(wire["content"], json!([{"type": "text", "text": original.value()}]), "{version}");
+        assert_eq!(wire["_meta"][ARTIFACT_META_KEY]["payload"], json!({"df": df}), "{version}");
+        assert_eq!(ToolResult::from_mcp(&wire).artifact(), original.artifact(), "{version}");
+    }
+}
+
+#[test]
+pub(crate) fn a_structured_table_is_sent_once_as_structured_content() {
     let original = table();
     let df = original.artifact().unwrap().payload()["df"].clone();
     for version in [V2025_06, V2025_11, V2026] {

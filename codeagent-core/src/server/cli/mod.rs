@@ -168,16 +168,27 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
     }
 }
 
+/// Writes `text` and a newline to standard output; a closed pipe (`--list |
+/// head`) is not a failure, any other error is returned rather than a panic.
+fn print_out(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
 async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> {
     match command {
-        Command::Help => println!("{USAGE}"),
+        Command::Help => print_out(USAGE)?,
         Command::Http(http) => return serve_http(&server, http).await,
         Command::List(version) => {
             let listing = full_listing(&server).map_err(std::io::Error::other)?.to_wire(version);
-            println!("{}", serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?);
+            print_out(&serde_json::to_string_pretty(&listing).map_err(std::io::Error::other)?)?;
         }
         Command::ListFor(provider, strictness) => match provider::tools(server.toolbox(), provider, strictness) {
-            Ok(offered) => println!("{}", serde_json::to_string_pretty(&offered.tools).map_err(std::io::Error::other)?),
+            Ok(offered) => print_out(&serde_json::to_string_pretty(&offered.tools).map_err(std::io::Error::other)?)?,
             Err(refused) => {
                 for NotStrict { tool, reason } in refused {
                     eprintln!("error: tool `{tool}` cannot be offered to {provider}: {reason}");
@@ -189,7 +200,7 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
             let result = server.toolbox().call(&name, arguments).await.map_err(std::io::Error::other)?;
             let failed = result.is_error();
             let event = result.into_event("cli", name);
-            println!("{}", serde_json::to_string_pretty(&event).map_err(std::io::Error::other)?);
+            print_out(&serde_json::to_string_pretty(&event).map_err(std::io::Error::other)?)?;
             if failed {
                 return Ok(ExitCode::FAILURE);
             }

@@ -149,7 +149,13 @@ impl Engine {
         let (wire, kept) = if budget.is_unlimited() {
             (wire, None)
         } else {
-            let call = Call { tool: tool.name(), version: era.version, budget, value_over };
+            let call = Call {
+                tool: tool.name(),
+                version: era.version,
+                budget,
+                value_over,
+                has_output_schema: schema.is_some(),
+            };
             budget::bounded(&self.results, &call, wire)
         };
         (self.finish(era, wire), kept)
