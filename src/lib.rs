@@ -18,6 +18,13 @@ pub use codeagent_macros::{prompt, resource, tool, toolbox};
 #[cfg(feature = "agent")]
 pub use codeagent_core::agent;
 
+/// The guide: a chapter per subject, each example in it compiled and run by
+/// `cargo test --doc`.
+pub mod guide {
+    #[doc = include_str!("../docs/guide/hosts.md")]
+    pub mod hosts {}
+}
+
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
 pub mod prelude {
     pub use codeagent_core::mcp::ProtocolVersion;
