@@ -12,7 +12,7 @@ import pytest
 from corpus import CLEAN_DOM, CORPUS, IMAGE_TYPES, MARKDOWN, PAYLOADS, SVG_WITH_SCRIPT
 
 GALLERY_TOOLS = [
-    "add", "greet", "sales_table", "revenue_chart", "show_code", "show_diff",
+    "add", "greet", "sales_table", "sales_history", "revenue_chart", "show_code", "show_diff",
     "divide", "region_stats", "count_with_progress", "slow", "region_report",
     "delete_region", "summarize_sales",
 ]
@@ -99,6 +99,8 @@ def test_forms_follow_the_schemas(gallery_page):
         assert divide.locator(f'input[name="{name}"]').evaluate("i => [i.type, i.step]") == ["number", "any"]
     steps = gallery_page.form("count_with_progress").locator('input[name="steps"]')
     assert steps.evaluate("i => [i.type, i.step, i.min, i.max]") == ["number", "1", "1", "100"]
+    rows = gallery_page.form("sales_history").locator('input[name="rows"]')
+    assert rows.evaluate("i => [i.type, i.step, i.min, i.max]") == ["number", "1", "1", "100000"]
     assert "takes no arguments" in gallery_page.form("revenue_chart").inner_text()
     assert gallery_page.form("region_stats").locator('select[name="region"] option').count() == 4
 
@@ -106,6 +108,7 @@ def test_forms_follow_the_schemas(gallery_page):
 CALLS = {
     "greet": ({"name": "Ada"}, ("text", "success"), "Hello, Ada!"),
     "sales_table": ({"region": "west"}, ("table", "success"), "toaster"),
+    "sales_history": ({"rows": "120"}, ("table", "success"), "Rows 1–50 of 120 (page 1 of 3)"),
     "revenue_chart": ({}, ("image", "success"), "Revenue per region"),
     "show_code": ({}, ("code", "success"), "fn add(a: i64, b: i64)"),
     "show_diff": ({}, ("diff", "success"), "+fn add(a: i64, b: i64) -> i64 {"),
@@ -126,6 +129,8 @@ def test_calls_render(gallery_page, tool, screenshots):
         assert gallery_page.result.locator("tbody tr").count() == 2
         gallery_page.page.evaluate("() => window.scrollTo(0, 0)")
         gallery_page.page.screenshot(path=str(screenshots / "host-page.png"))
+    if tool == "sales_history":
+        assert gallery_page.result.locator("tbody tr").count() == 50
     if tool == "revenue_chart":
         assert gallery_page.result.locator("img").evaluate("img => img.naturalWidth") == 160
 
@@ -189,6 +194,30 @@ def test_raw_json_on_demand(gallery_page):
     assert isinstance(request["params"]["_meta"]["progressToken"], str)
     assert response["result"]["_meta"]["dev.codeagent/artifact"]["kind"] == "code"
     assert raw.locator("pre").first.is_visible()
+
+
+def raw_response(host):
+    """The last JSON-RPC message the raw view shows: the call's response."""
+    raw = host.page.locator("[data-raw]")
+    raw.locator("summary").click()
+    return json.loads(raw.locator("pre").all_text_contents()[-1])
+
+
+def test_table_rows_travel_in_the_artifact(gallery_page):
+    gallery_page.call("sales_table", {"region": "west"})
+    result = raw_response(gallery_page)["result"]
+    assert "structuredContent" not in result
+    assert [row[0] for row in result["_meta"]["dev.codeagent/artifact"]["payload"]["df"]["rows"]] == ["west", "west"]
+    assert gallery_page.result.locator("tbody tr").count() == 2
+
+
+def test_scalar_json_text_as_structured_content(gallery_page):
+    """2025-11-25: add's text "42" also comes as {"result": 42}; the page still shows the text."""
+    gallery_page.call("add", {"a": "2", "b": "40"})
+    result = raw_response(gallery_page)["result"]
+    assert result["structuredContent"] == {"result": 42}
+    assert gallery_page.kind() == ("text", "success")
+    assert gallery_page.result.inner_text().strip() == "42"
 
 
 def test_cancel(gallery_page):

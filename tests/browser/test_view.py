@@ -71,7 +71,7 @@ def result_with(art, text="the portable value", **extra):
 
 def test_tools_with_a_rich_return_point_at_the_view(gallery):
     tools = gallery.tools()
-    for name in ["sales_table", "revenue_chart", "show_code", "show_diff"]:
+    for name in ["sales_table", "sales_history", "revenue_chart", "show_code", "show_diff"]:
         assert tools[name]["_meta"]["ui"]["resourceUri"] == "ui://codeagent/artifact", name
     for name in ["add", "greet", "divide"]:
         assert "ui" not in (tools[name].get("_meta") or {}), name
@@ -96,7 +96,10 @@ def test_text(view, gallery, screenshots):
 
 
 def test_table(view, gallery, screenshots):
-    v = view().show(gallery.call("sales_table"))
+    result = gallery.call("sales_table")
+    assert "structuredContent" not in result, "a table's rows travel only in the artifact"
+    assert len(result["_meta"][META_KEY]["payload"]["df"]["rows"]) == 6
+    v = view().show(result)
     assert v.kind() == ("table", "success")
     assert v.texts(".codeagent-title") == ["Sales"]
     assert v.result.locator(".codeagent-icon").get_attribute("data-icon") == "table"
@@ -113,6 +116,32 @@ def test_table(view, gallery, screenshots):
 def test_table_for_one_region(view, gallery):
     v = view().show(gallery.call("sales_table", {"region": "west"}))
     assert [row.split("\t")[0] for row in v.result.locator("tbody tr").all_inner_texts()] == ["west", "west"]
+
+
+def test_large_gallery_table_is_paged(view, gallery):
+    result = gallery.call("sales_history", {"rows": 230})
+    assert "structuredContent" not in result
+    assert result["content"][0]["text"].endswith("Showing 20 of 230 rows.")
+    assert len(result["_meta"][META_KEY]["payload"]["df"]["rows"]) == 230
+    v = view().show(result)
+    assert v.kind() == ("table", "success")
+    assert v.texts(".codeagent-title") == ["Sales history"]
+    assert v.texts("th") == ["day", "region", "units", "revenue"]
+    assert v.result.locator(".codeagent-pager-status").inner_text() == "Rows 1–50 of 230 (page 1 of 5)"
+    assert v.result.locator("tbody tr").count() == 50
+    assert v.texts("tbody tr:first-child td") == ["1", "north", "40", "1020.0"]
+    for _ in range(4):
+        v.result.locator("[data-page=next]").click()
+    assert v.result.locator(".codeagent-pager-status").inner_text() == "Rows 201–230 of 230 (page 5 of 5)"
+    assert v.texts("tbody tr:last-child td") == ["58", "south", "113", "2881.5"]
+
+
+def test_table_with_its_rows_in_structured_content(view, gallery):
+    """`Table::with_structured_content`: the rows in structuredContent, the artifact naming them."""
+    v = view().show(referring(sales(gallery)))
+    assert v.kind() == ("table", "success")
+    assert v.result.locator("tbody tr").count() == 6
+    assert v.texts("tbody tr:first-child td") == ["north", "kettle", "120", "3600.0"]
 
 
 def test_image_from_its_content_block(view, gallery, screenshots):
@@ -167,6 +196,8 @@ def test_error(view, gallery, screenshots):
 def test_plain_value_without_artifact(view, gallery):
     result = gallery.call("add", {"a": 2, "b": 3})
     assert "_meta" not in result
+    # 2025-11-25: the JSON text "5" also comes as structuredContent {"result": 5}, which is no artifact.
+    assert result["structuredContent"] == {"result": 5}
     v = view().show(result)
     assert v.kind() == ("text", "success")
     assert v.texts("pre") == ["5"]
@@ -194,6 +225,15 @@ def sales(gallery):
     return gallery.call("sales_table")
 
 
+def referring(result):
+    """`result` as `Table::with_structured_content` sends it: the rows as structuredContent, the artifact naming them."""
+    result = copy.deepcopy(result)
+    payload = result["_meta"][META_KEY]["payload"]
+    result["structuredContent"] = payload.pop("df")
+    payload["structuredContent"] = "df"
+    return result
+
+
 def set_path(value, path, new):
     target = value
     for key in path[:-1]:
@@ -214,22 +254,30 @@ FALLBACKS = {
     "artifact is a string": (ART, "{\"schema\":\"codeagent.tool-artifact\"}"),
     "artifact is null": (ART, None),
     "payload is a list": (ART + ["payload"], []),
-    # The table's data is the result's structuredContent, which the artifact names.
-    "rows are not a list": (["structuredContent", "rows"], "north,kettle"),
-    "a row is not a list": (["structuredContent", "rows", 0], {"region": "north"}),
-    "columns missing": (["structuredContent", "columns"], KeyError),
-    "structured content missing": (["structuredContent"], KeyError),
-    "the artifact names another field": (ART + ["payload", "structuredContent"], "rows"),
+    # The table's data is the artifact's df, its only copy (no structuredContent).
+    "rows are not a list": (ART + ["payload", "df", "rows"], "north,kettle"),
+    "a row is not a list": (ART + ["payload", "df", "rows", 0], {"region": "north"}),
+    "columns missing": (ART + ["payload", "df", "columns"], KeyError),
+    "df missing": (ART + ["payload", "df"], KeyError),
+    "the artifact names structured content the result lacks": (ART + ["payload"], {"structuredContent": "df"}),
     "title is a number": (ART + ["title"], 7),
     "status missing": (ART + ["status"], KeyError),
 }
+# With `Table::with_structured_content` the table's data is the result's structuredContent, which the artifact names.
+REFERRING_FALLBACKS = {
+    "structured rows are not a list": (["structuredContent", "rows"], "north,kettle"),
+    "a structured row is not a list": (["structuredContent", "rows", 0], {"region": "north"}),
+    "structured columns missing": (["structuredContent", "columns"], KeyError),
+    "structured content missing": (["structuredContent"], KeyError),
+    "the artifact names another field": (ART + ["payload", "structuredContent"], "rows"),
+}
 
 
-@pytest.mark.parametrize("case", list(FALLBACKS))
+@pytest.mark.parametrize("case", list(FALLBACKS) + list(REFERRING_FALLBACKS))
 def test_untrusted_artifact_shows_the_text(view, gallery, case):
-    result = copy.deepcopy(sales(gallery))
+    result = copy.deepcopy(sales(gallery)) if case in FALLBACKS else referring(sales(gallery))
     text = result["content"][0]["text"]
-    path, new = FALLBACKS[case]
+    path, new = FALLBACKS.get(case) or REFERRING_FALLBACKS[case]
     set_path(result, path, new)
     v = view().show(result)
     assert v.kind() == ("text", "success")
@@ -304,7 +352,7 @@ def test_malformed_and_foreign_messages_are_ignored(view):
 def test_large_table_is_paged(view, screenshots):
     rows = [[i, f"item {i}", i * 0.5] for i in range(1, 231)]
     df = {"columns": [{"name": "id", "type": "integer"}, {"name": "label", "type": "string"}, {"name": "half", "type": "number"}], "rows": rows}
-    v = view().show(result_with(artifact("table", {"df": df}, title="230 rows"), structuredContent=df))
+    v = view().show(result_with(artifact("table", {"df": df}, title="230 rows")))
     status = v.result.locator(".codeagent-pager-status")
     assert status.inner_text() == "Rows 1–50 of 230 (page 1 of 5)"
     assert v.result.locator("tbody tr").count() == 50

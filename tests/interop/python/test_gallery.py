@@ -6,8 +6,9 @@ real Python MCP client SDK (the `mcp` package pinned in requirements.txt), in bo
 * ``2026-07-28``  the modern era, pinned (no server/discover; every request carries the _meta envelope)
 * ``auto``        the SDK's default: probes server/discover, must settle on 2026-07-28
 
-Each era runs the whole check list: the listing, every tool's content / structuredContent / isError,
-output-schema validation by the SDK, progress, logging, cancellation, a read timeout, invalid
+Each era runs the whole check list: the listing, every tool's content / structuredContent / isError
+(a table's rows in the artifact in ``_meta``, never as structuredContent; a JSON-looking scalar text as
+``{"result": ...}`` structuredContent in 2025-11-25 only), output-schema validation by the SDK, progress, logging, cancellation, a read timeout, invalid
 arguments and an unknown tool. A tap between the SDK and the stdio transport records every JSON-RPC
 message, so ordering and "no response for a cancelled request" are checked on the wire too.
 
@@ -62,6 +63,7 @@ TOOL_NAMES = [
     "add",
     "greet",
     "sales_table",
+    "sales_history",
     "revenue_chart",
     "show_code",
     "show_diff",
@@ -79,6 +81,12 @@ LISTING: dict[str, tuple[str | None, str, list[str], dict[str, str | None]]] = {
     "add": (None, "Add two integers.", ["a", "b"], {"a": "integer", "b": "integer"}),
     "greet": ("Greeting", "Greet someone by name, as plain text.", ["name"], {"name": "string"}),
     "sales_table": ("Sales table", "List sales records as a table, optionally for one region.", [], {"region": None}),
+    "sales_history": (
+        "Sales history",
+        "List the daily sales history as a large table (`rows` rows, made up).",
+        ["rows"],
+        {"rows": "integer"},
+    ),
     "revenue_chart": ("Revenue chart", "Draw a bar chart of revenue per region as a PNG image.", [], {}),
     "show_code": (None, "Show a Rust function that adds two numbers.", [], {}),
     "show_diff": (None, "Show the change that renames a function.", [], {}),
@@ -110,7 +118,9 @@ ANNOTATIONS = {
     "delete_region": {"destructiveHint": True, "idempotentHint": True, "openWorldHint": False},
     "summarize_sales": {"readOnlyHint": True},
 }
-WITH_OUTPUT_SCHEMA = {"sales_table", "region_stats"}
+# Tables list no outputSchema: their rows travel in the artifact in _meta, not as structuredContent.
+WITH_OUTPUT_SCHEMA = {"region_stats"}
+ARTIFACT_KEY = "dev.codeagent/artifact"
 INSTRUCTIONS = "Example tools, one per kind of output: text, table, image, code, diff, error, JSON."
 TABLE_HEADER = "| region | product | units | revenue |\n| --- | --- | --- | --- |\n"
 TABLE_COLUMNS = [
@@ -120,6 +130,15 @@ TABLE_COLUMNS = [
     {"name": "revenue", "type": "number"},
 ]
 NORTH_ROWS = [["north", "kettle", 120, 3600.0], ["north", "toaster", 80, 2000.0]]
+HISTORY_HEADER = "| day | region | units | revenue |\n| --- | --- | --- | --- |\n"
+HISTORY_COLUMNS = [
+    {"name": "day", "type": "integer"},
+    {"name": "region", "type": "string"},
+    {"name": "units", "type": "integer"},
+    {"name": "revenue", "type": "number"},
+]
+# Keywords whose values are data, not schemas: a `format` inside them is no schema's format.
+SCHEMA_DATA_KEYWORDS = {"enum", "const", "default", "examples"}
 CODE_FENCE = "```rust\nfn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n```"
 
 
@@ -281,6 +300,44 @@ def only_text(result: Any) -> str | None:
     return texts[0] if len(result.content) == 1 and len(texts) == 1 else None
 
 
+def artifact_of(result: Any) -> dict[str, Any]:
+    """The codeagent artifact the result carries in `_meta`."""
+    found = (result.meta or {}).get(ARTIFACT_KEY)
+    return found if isinstance(found, dict) else {}
+
+
+def table_df(result: Any) -> dict[str, Any] | None:
+    """A table result's data, `{"columns": [...], "rows": [...]}`: in the artifact's payload, its only copy."""
+    return (artifact_of(result).get("payload") or {}).get("df")
+
+
+def table_rows(result: Any) -> list[Any]:
+    return (table_df(result) or {}).get("rows", [])
+
+
+def json_text_structured(value: Any, modern: bool) -> tuple[str, Any]:
+    """What a tool without an outputSchema whose text is JSON other than an object (`5`, `0.25`) brings as
+    structuredContent: `{"result": value}` in 2025-11-25 (its structuredContent is an object), nothing in 2026-07-28."""
+    if modern:
+        return "no structuredContent (2026-07-28)", None
+    return f"structuredContent {{'result': {value!r}}} (2025-11-25)", {"result": value}
+
+
+def formats_in(node: Any) -> list[str]:
+    """Every `format` a schema (and the schemas inside it) names."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if isinstance(node.get("format"), str):
+            found.append(node["format"])
+        for key, value in node.items():
+            if key not in SCHEMA_DATA_KEYWORDS:
+                found += formats_in(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += formats_in(value)
+    return found
+
+
 def resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
     """Follows a local `$ref` (`#/$defs/...`) inside `schema`."""
     ref = node.get("$ref")
@@ -368,7 +425,7 @@ async def run_era(binary: str, mode: str) -> None:
     async with client as c:
         await R.group("connect", lambda: connect_checks(c, mode, wire))
         await R.group("listing", lambda: listing_checks(c, modern, wire))
-        await R.group("tools", lambda: tool_checks(c))
+        await R.group("tools", lambda: tool_checks(c, modern))
         await R.group("output schema", lambda: output_schema_checks(c))
         await R.group("progress and logging", lambda: progress_checks(c, modern, wire, logs))
         await R.group("cancellation", lambda: cancellation_checks(c, wire))
@@ -454,8 +511,27 @@ async def listing_checks(c: Client, modern: bool, wire: Wire) -> None:
     stats = listing.get("region_stats", {}).get("outputSchema", {})
     R.eq("region_stats: outputSchema required", sorted(stats.get("required", [])), ["region", "revenue", "units"])
     R.eq("region_stats: outputSchema region enum", enum_of(stats, stats.get("properties", {}).get("region", {})), REGIONS)
-    table = listing.get("sales_table", {}).get("outputSchema", {})
-    R.eq("sales_table: outputSchema required", sorted(table.get("required", [])), ["columns", "rows"])
+    rows = listing.get("sales_history", {}).get("inputSchema", {}).get("properties", {}).get("rows", {})
+    R.eq("sales_history: rows range 1..100000", (rows.get("minimum"), rows.get("maximum")), (1, 100000))
+    # Only JSON Schema's own formats are listed, and the gallery uses none: schemars' int64, uint32, double, ... are
+    # gone, a narrow integer's format became bounds.
+    R.eq(
+        "no listed schema names a format (schemars' int64, uint32, double, ... are gone)",
+        {name: formats_in(tool) for name, tool in listing.items() if formats_in(tool)},
+        {},
+    )
+    units = stats.get("properties", {}).get("units", {})
+    R.eq(
+        "region_stats: outputSchema units (u32) is bounded 0..4294967295 instead of format uint32",
+        (units.get("type"), units.get("minimum"), units.get("maximum"), "format" in units),
+        ("integer", 0, 4294967295, False),
+    )
+    addends = listing.get("add", {}).get("inputSchema", {}).get("properties", {})
+    R.eq(
+        "add: a and b (i64) are plain integers: no format int64, no bounds",
+        {prop: sorted(node) for prop, node in addends.items()},
+        {"a": ["description", "type"], "b": ["description", "type"]},
+    )
 
     list_id = wire.request_id("tools/list")
     answer = (wire.response(list_id) or {}).get("result", {})
@@ -472,10 +548,11 @@ async def listing_checks(c: Client, modern: bool, wire: Wire) -> None:
         R.eq("tools/list carries no 2026-only fields in the legacy era", era_fields, {})
 
 
-async def tool_checks(c: Client) -> None:
+async def tool_checks(c: Client, modern: bool) -> None:
     r = await c.call_tool("add", {"a": 2, "b": 3})
     R.eq("add(2, 3): text", only_text(r), "5")
-    R.eq("add(2, 3): isError false, no structuredContent", (r.is_error, r.structured_content), (False, None))
+    what, structured = json_text_structured(5, modern)
+    R.eq(f"add(2, 3): isError false, {what}", (r.is_error, r.structured_content), (False, structured))
 
     r = await c.call_tool("greet", {"name": "Ada"})
     R.eq("greet: text", only_text(r), "Hello, Ada!")
@@ -491,13 +568,36 @@ async def tool_checks(c: Client) -> None:
         repr(text),
     )
     R.contains("sales_table(north): row count", text, "2 rows")
-    R.eq("sales_table(north): structuredContent", r.structured_content, {"columns": TABLE_COLUMNS, "rows": NORTH_ROWS})
+    R.eq("sales_table(north): no structuredContent (the rows travel in the artifact)", r.structured_content, None)
+    R.eq("sales_table(north): the artifact in _meta is a table", artifact_of(r).get("kind"), "table")
+    R.eq("sales_table(north): the artifact's df", table_df(r), {"columns": TABLE_COLUMNS, "rows": NORTH_ROWS})
     R.eq("sales_table(north): isError false", r.is_error, False)
     r = await c.call_tool("sales_table", {})
-    rows = (r.structured_content or {}).get("rows", [])
-    R.eq("sales_table(): all six rows", [row[0] for row in rows], ["north", "north", "south", "east", "west", "west"])
-    R.eq("sales_table(): columns", (r.structured_content or {}).get("columns"), TABLE_COLUMNS)
+    rows = table_rows(r)
+    R.eq("sales_table(): all six rows in the artifact", [row[0] for row in rows], ["north", "north", "south", "east", "west", "west"])
+    R.eq("sales_table(): the artifact's columns", (table_df(r) or {}).get("columns"), TABLE_COLUMNS)
+    R.eq("sales_table(): no structuredContent", r.structured_content, None)
     R.check("sales_table(): Markdown table of six rows", str(only_text(r)).startswith(TABLE_HEADER) and "6 rows" in str(only_text(r)), repr(only_text(r)))
+
+    r = await c.call_tool("sales_history", {"rows": 1000})
+    text = only_text(r)
+    R.check(
+        "sales_history(1000): a Markdown table of the first 20 rows",
+        isinstance(text, str)
+        and text.startswith(HISTORY_HEADER + "| 1 | north | 40 | 1020.0 |\n")
+        and len([line for line in text.splitlines() if line.startswith("| ")]) == 2 + 20,
+        repr(text),
+    )
+    R.check("sales_history(1000): says how many rows there are", str(text).endswith("Showing 20 of 1000 rows."), repr(text))
+    R.eq("sales_history(1000): no structuredContent", r.structured_content, None)
+    R.eq("sales_history(1000): the artifact's columns", (table_df(r) or {}).get("columns"), HISTORY_COLUMNS)
+    rows = table_rows(r)
+    R.eq(
+        "sales_history(1000): every row in the artifact, first and last",
+        (len(rows), rows[:1], rows[-1:]),
+        (1000, [[1, "north", 40, 1020.0]], [[250, "west", 43, 1096.5]]),
+    )
+    R.eq("sales_history(1000): isError false", r.is_error, False)
 
     r = await c.call_tool("revenue_chart", {})
     kinds = [block.type for block in r.content]
@@ -533,6 +633,8 @@ async def tool_checks(c: Client) -> None:
     r = await c.call_tool("divide", {"numerator": 1, "denominator": 4})
     R.eq("divide(1, 4): text", only_text(r), "0.25")
     R.eq("divide(1, 4): isError false", r.is_error, False)
+    what, structured = json_text_structured(0.25, modern)
+    R.eq(f"divide(1, 4): {what}", r.structured_content, structured)
     r = await c.call_tool("divide", {"numerator": 1, "denominator": 0})
     R.eq("divide(1, 0): isError true", r.is_error, True)
     R.contains("divide(1, 0): message", only_text(r), "cannot divide by zero")
@@ -572,12 +674,14 @@ async def output_schema_checks(c: Client) -> None:
             R.check(f"region_stats: the SDK rejects {name} (validation is live)", False, "no error")
         except RuntimeError as error:
             R.contains(f"region_stats: the SDK rejects {name} (validation is live)", str(error), "Invalid structured content")
+    # A table lists no outputSchema, so the SDK wants no structuredContent (it refuses a result without one otherwise).
     r = await c.call_tool("sales_table", {"region": "west"})
+    R.eq("sales_table(west): no structuredContent, two rows in the artifact", (r.structured_content, len(table_rows(r))), (None, 2))
     try:
         await c.session.validate_tool_result("sales_table", r)
-        R.check("sales_table: the SDK's outputSchema validation passes", True)
+        R.check("sales_table: the SDK's validation passes without structuredContent (no outputSchema)", True)
     except RuntimeError as error:
-        R.check("sales_table: the SDK's outputSchema validation passes", False, str(error))
+        R.check("sales_table: the SDK's validation passes without structuredContent (no outputSchema)", False, str(error))
 
 
 async def progress_checks(c: Client, modern: bool, wire: Wire, logs: list[LoggingMessageNotificationParams]) -> None:
@@ -726,9 +830,9 @@ async def invalid_argument_checks(c: Client) -> None:
     cases = [
         ("add with b = \"x\"", "add", {"a": 1, "b": "x"}, ["`b`", "invalid type"]),
         ("add without b", "add", {"a": 1}, ["missing field `b`"]),
-        ("add with an unknown field", "add", {"a": 1, "b": 2, "c": 3}, ["unknown field `c`"]),
         ("sales_table with an unknown region", "sales_table", {"region": "middle"}, ["`region`", "middle"]),
         ("count_with_progress below the minimum", "count_with_progress", {"steps": 0}, ["`steps`", "minimum"]),
+        ("sales_history above the maximum", "sales_history", {"rows": 100001}, ["`rows`", "maximum"]),
     ]
     for label, name, arguments, needles in cases:
         r = await c.call_tool(name, arguments)
@@ -737,6 +841,9 @@ async def invalid_argument_checks(c: Client) -> None:
         for needle in needles:
             R.contains(f"{label}: message names {needle}", text, needle)
         R.contains(f"{label}: message names the tool", text, f"tool {name}")
+    # Undeclared arguments (a misspelt one, or one a host adds, as Gemini CLI's wait_for_previous) are dropped, not refused.
+    r = await c.call_tool("add", {"a": 1, "b": 2, "c": 3, "wait_for_previous": True})
+    R.eq("add with undeclared arguments (c, wait_for_previous): dropped, the call succeeds", (r.is_error, only_text(r)), (False, "3"))
     r = await c.call_tool("add", {"a": 2, "b": 2})
     R.eq("after invalid arguments, add(2, 2) works", only_text(r), "4")
 
@@ -814,6 +921,13 @@ async def wire_checks(modern: bool, wire: Wire) -> None:
     ids = [m.get("id") for m in responses]
     R.check("no request id was answered twice", len(ids) == len(set(map(json.dumps, ids))), repr(ids))
     results = [m["result"] for m in responses if "result" in m]
+    tables = [r for r in results if ((r.get("_meta") or {}).get(ARTIFACT_KEY) or {}).get("kind") == "table"]
+    R.check(
+        "every table result carries its rows in the artifact's df, none a structuredContent",
+        len(tables) >= 3
+        and all("structuredContent" not in r and isinstance(r["_meta"][ARTIFACT_KEY]["payload"]["df"]["rows"], list) for r in tables),
+        json.dumps([r for r in tables if "structuredContent" in r])[:500],
+    )
     if modern:
         R.check(
             "every result carries resultType complete (2026-07-28)",
@@ -979,7 +1093,7 @@ async def incapable_checks(c: Client, mode: str, region: str, wire: Wire) -> Non
     r = await c.call_tool("sales_table", {"region": region})
     table = only_text(r) or ""
     R.eq("no capabilities: the client declares neither elicitation nor sampling", declared(wire, mode), {})
-    R.eq(f"no capabilities: sales_table({region}) has its {RECORDS[region]} records", len((r.structured_content or {}).get("rows", [])), RECORDS[region])
+    R.eq(f"no capabilities: sales_table({region}) has its {RECORDS[region]} records", len(table_rows(r)), RECORDS[region])
     mark = wire.mark()
     r = await c.call_tool("delete_region", {"region": region})
     R.eq(f"no capabilities: delete_region({region}) is an error result", r.is_error, True)
@@ -1019,7 +1133,7 @@ async def capable_checks(
     question = elicitation_params(region)
     r = await c.call_tool("sales_table", {"region": region})
     table = only_text(r) or ""
-    R.eq(f"sales_table({region}) has its {RECORDS[region]} records", len((r.structured_content or {}).get("rows", [])), RECORDS[region])
+    R.eq(f"sales_table({region}) has its {RECORDS[region]} records", len(table_rows(r)), RECORDS[region])
     R.eq("the client declares elicitation and sampling", sorted(declared(wire, mode)), ["elicitation", "sampling"])
 
     outcomes = [
@@ -1063,9 +1177,9 @@ async def capable_checks(
     deleted.add(region)
     left = [name for name in ["north", "north", "south", "east", "west", "west"] if name not in deleted]
     before_this = f" (nor those deleted before in this process: {', '.join(sorted(deleted - {region}))})" if len(deleted) > 1 else ""
-    R.eq(f"after the delete: sales_table() lists no {region} record{before_this}", [row[0] for row in (r.structured_content or {}).get("rows", [])], left)
+    R.eq(f"after the delete: sales_table() lists no {region} record{before_this}", [row[0] for row in table_rows(r)], left)
     r = await c.call_tool("sales_table", {"region": region})
-    R.eq(f"after the delete: sales_table({region}) has no rows", (r.structured_content or {}).get("rows"), [])
+    R.eq(f"after the delete: sales_table({region}) has no rows", ((table_df(r) or {}).get("rows"), r.structured_content), ([], None))
     r = await c.call_tool("region_stats", {"region": region})
     R.eq(f"after the delete: region_stats({region}) counts nothing", r.structured_content, {"region": region, "units": 0, "revenue": 0.0})
     before = len(asked)

@@ -7,8 +7,9 @@
 //   client-v2 2026-07-28 @modelcontextprotocol/client, versionNegotiation { pin: '2026-07-28' }
 //   client-v2 auto       @modelcontextprotocol/client, versionNegotiation 'auto' (must pick 2026-07-28)
 //
-// Each suite runs the whole check list: the listing, every tool's content / structuredContent / isError,
-// output-schema validation by the SDK, progress (onprogress + resetTimeoutOnProgress), logging,
+// Each suite runs the whole check list: the listing, every tool's content / structuredContent / isError (a
+// table's rows in the artifact in _meta, never as structuredContent; a JSON-looking scalar text as
+// {"result": ...} structuredContent in 2025-11-25 only), output-schema validation by the SDK, progress (onprogress + resetTimeoutOnProgress), logging,
 // cancellation (AbortSignal), a request timeout, invalid arguments and an unknown tool. A tap on the
 // stdio transport records every JSON-RPC message, so ordering and "no response for a cancelled request"
 // are checked on the wire too.
@@ -40,13 +41,14 @@ const LEGACY_VERSION = '2025-11-25'; // what both TS SDKs offer in initialize
 const REQUEST_TIMEOUT = 20_000;
 const SUITE_TIMEOUT = 120_000;
 
-const TOOL_NAMES = ['add', 'greet', 'sales_table', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow', 'region_report', 'delete_region', 'summarize_sales'];
+const TOOL_NAMES = ['add', 'greet', 'sales_table', 'sales_history', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow', 'region_report', 'delete_region', 'summarize_sales'];
 const REGIONS = ['north', 'south', 'east', 'west'];
 // name -> [title, description prefix, required, {property: JSON type}]; a null type means "an enum of REGIONS"
 const LISTING = {
   add: [undefined, 'Add two integers.', ['a', 'b'], { a: 'integer', b: 'integer' }],
   greet: ['Greeting', 'Greet someone by name, as plain text.', ['name'], { name: 'string' }],
   sales_table: ['Sales table', 'List sales records as a table, optionally for one region.', [], { region: null }],
+  sales_history: ['Sales history', 'List the daily sales history as a large table (`rows` rows, made up).', ['rows'], { rows: 'integer' }],
   revenue_chart: ['Revenue chart', 'Draw a bar chart of revenue per region as a PNG image.', [], {}],
   show_code: [undefined, 'Show a Rust function that adds two numbers.', [], {}],
   show_diff: [undefined, 'Show the change that renames a function.', [], {}],
@@ -63,7 +65,9 @@ const ANNOTATIONS = {
   delete_region: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
   summarize_sales: { readOnlyHint: true },
 };
-const WITH_OUTPUT_SCHEMA = new Set(['sales_table', 'region_stats']);
+// Tables list no outputSchema: their rows travel in the artifact in _meta, not as structuredContent.
+const WITH_OUTPUT_SCHEMA = new Set(['region_stats']);
+const ARTIFACT_KEY = 'dev.codeagent/artifact';
 const INSTRUCTIONS = 'Example tools, one per kind of output: text, table, image, code, diff, error, JSON.';
 const TABLE_HEADER = '| region | product | units | revenue |\n| --- | --- | --- | --- |\n';
 const TABLE_COLUMNS = [
@@ -73,6 +77,15 @@ const TABLE_COLUMNS = [
   { name: 'revenue', type: 'number' },
 ];
 const NORTH_ROWS = [['north', 'kettle', 120, 3600], ['north', 'toaster', 80, 2000]];
+const HISTORY_HEADER = '| day | region | units | revenue |\n| --- | --- | --- | --- |\n';
+const HISTORY_COLUMNS = [
+  { name: 'day', type: 'integer' },
+  { name: 'region', type: 'string' },
+  { name: 'units', type: 'integer' },
+  { name: 'revenue', type: 'number' },
+];
+// Keywords whose values are data, not schemas: a `format` inside them is no schema's format.
+const SCHEMA_DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 const CODE_FENCE = '```rust\nfn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n```';
 // typescript-sdk#2580: Protocol dispatches notifications a microtask late but responses at once, so a
 // progress notification that arrives in the same read as its response finds its handler gone; the SDK
@@ -184,6 +197,25 @@ function tap(transport, wire) {
 // Helpers
 
 const onlyText = result => (result.content?.length === 1 && result.content[0].type === 'text' ? result.content[0].text : undefined);
+/** The codeagent artifact the result carries in `_meta`. */
+const artifactOf = result => result._meta?.[ARTIFACT_KEY] ?? {};
+/** A table result's data, `{columns, rows}`: in the artifact's payload, its only copy. */
+const tableDf = result => artifactOf(result).payload?.df;
+const rows = result => tableDf(result)?.rows ?? [];
+
+/**
+ * What a tool without an outputSchema whose text is JSON other than an object (`5`, `0.25`) brings as
+ * structuredContent: `{result: value}` in 2025-11-25 (its structuredContent is an object), nothing in 2026-07-28.
+ */
+const jsonTextStructured = (value, modern) => (modern ? ['no structuredContent (2026-07-28)', undefined] : [`structuredContent {"result":${show(value)}} (2025-11-25)`, { result: value }]);
+
+/** Every `format` a schema (and the schemas inside it) names. */
+function formatsIn(node) {
+  if (Array.isArray(node)) return node.flatMap(formatsIn);
+  if (!node || typeof node !== 'object') return [];
+  const own = typeof node.format === 'string' ? [node.format] : [];
+  return own.concat(Object.entries(node).flatMap(([key, value]) => (SCHEMA_DATA_KEYWORDS.has(key) ? [] : formatsIn(value))));
+}
 
 function resolve(schema, node) {
   const ref = node?.$ref;
@@ -411,7 +443,16 @@ async function listingChecks(s) {
   const stats = listing.region_stats?.outputSchema ?? {};
   eq('region_stats: outputSchema required', [...(stats.required ?? [])].sort(), ['region', 'revenue', 'units']);
   eq('region_stats: outputSchema region enum', enumOf(stats, stats.properties?.region), REGIONS);
-  eq('sales_table: outputSchema required', [...(listing.sales_table?.outputSchema?.required ?? [])].sort(), ['columns', 'rows']);
+  const rowsArg = listing.sales_history?.inputSchema?.properties?.rows ?? {};
+  eq('sales_history: rows range 1..100000', [rowsArg.minimum, rowsArg.maximum], [1, 100000]);
+  // Only JSON Schema's own formats are listed, and the gallery uses none: schemars' int64, uint32, double, ... are gone,
+  // a narrow integer's format became bounds.
+  const withFormats = Object.fromEntries(tools.map(t => [t.name, formatsIn({ inputSchema: t.inputSchema, outputSchema: t.outputSchema })]).filter(([, found]) => found.length));
+  eq("no listed schema names a format (schemars' int64, uint32, double, ... are gone)", withFormats, {});
+  const units = stats.properties?.units ?? {};
+  eq('region_stats: outputSchema units (u32) is bounded 0..4294967295 instead of format uint32', [units.type, units.minimum, units.maximum, 'format' in units], ['integer', 0, 4294967295, false]);
+  const addends = listing.add?.inputSchema?.properties ?? {};
+  eq('add: a and b (i64) are plain integers: no format int64, no bounds', Object.fromEntries(Object.entries(addends).map(([prop, node]) => [prop, Object.keys(node).sort()])), { a: ['description', 'type'], b: ['description', 'type'] });
 
   const answer = s.wire.response(s.wire.requestId('tools/list'))?.result ?? {};
   const eraFields = Object.fromEntries(['resultType', 'ttlMs', 'cacheScope'].filter(k => k in answer).map(k => [k, answer[k]]));
@@ -425,7 +466,8 @@ async function listingChecks(s) {
 async function toolChecks(s) {
   let r = await s.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
   eq('add(2, 3): text', onlyText(r), '5');
-  eq('add(2, 3): isError false, no structuredContent', [!!r.isError, r.structuredContent], [false, undefined]);
+  let [what, structured] = jsonTextStructured(5, s.modern);
+  eq(`add(2, 3): isError false, ${what}`, [!!r.isError, r.structuredContent], [false, structured]);
 
   r = await s.callTool({ name: 'greet', arguments: { name: 'Ada' } });
   eq('greet: text', onlyText(r), 'Hello, Ada!');
@@ -436,12 +478,29 @@ async function toolChecks(s) {
   let text = onlyText(r);
   check('sales_table(north): a Markdown table', typeof text === 'string' && text.startsWith(`${TABLE_HEADER}| north | kettle | 120 | 3600.0 |\n| north | toaster | 80 | 2000.0 |\n`), show(text));
   contains('sales_table(north): row count', text, '2 rows');
-  eq('sales_table(north): structuredContent', r.structuredContent, { columns: TABLE_COLUMNS, rows: NORTH_ROWS });
+  eq('sales_table(north): no structuredContent (the rows travel in the artifact)', r.structuredContent, undefined);
+  eq('sales_table(north): the artifact in _meta is a table', artifactOf(r).kind, 'table');
+  eq("sales_table(north): the artifact's df", tableDf(r), { columns: TABLE_COLUMNS, rows: NORTH_ROWS });
   eq('sales_table(north): isError false', !!r.isError, false);
   r = await s.callTool({ name: 'sales_table', arguments: {} });
-  eq('sales_table(): all six rows', (r.structuredContent?.rows ?? []).map(row => row[0]), ['north', 'north', 'south', 'east', 'west', 'west']);
-  eq('sales_table(): columns', r.structuredContent?.columns, TABLE_COLUMNS);
+  eq('sales_table(): all six rows in the artifact', rows(r).map(row => row[0]), ['north', 'north', 'south', 'east', 'west', 'west']);
+  eq("sales_table(): the artifact's columns", tableDf(r)?.columns, TABLE_COLUMNS);
+  eq('sales_table(): no structuredContent', r.structuredContent, undefined);
   check('sales_table(): Markdown table of six rows', String(onlyText(r)).startsWith(TABLE_HEADER) && String(onlyText(r)).includes('6 rows'), show(onlyText(r)));
+
+  r = await s.callTool({ name: 'sales_history', arguments: { rows: 1000 } });
+  text = onlyText(r);
+  check(
+    'sales_history(1000): a Markdown table of the first 20 rows',
+    typeof text === 'string' && text.startsWith(`${HISTORY_HEADER}| 1 | north | 40 | 1020.0 |\n`) && text.split('\n').filter(line => line.startsWith('| ')).length === 2 + 20,
+    show(text),
+  );
+  check('sales_history(1000): says how many rows there are', String(text).endsWith('Showing 20 of 1000 rows.'), show(text));
+  eq('sales_history(1000): no structuredContent', r.structuredContent, undefined);
+  eq("sales_history(1000): the artifact's columns", tableDf(r)?.columns, HISTORY_COLUMNS);
+  const history = rows(r);
+  eq('sales_history(1000): every row in the artifact, first and last', [history.length, history.slice(0, 1), history.slice(-1)], [1000, [[1, 'north', 40, 1020]], [[250, 'west', 43, 1096.5]]]);
+  eq('sales_history(1000): isError false', !!r.isError, false);
 
   r = await s.callTool({ name: 'revenue_chart', arguments: {} });
   const kinds = (r.content ?? []).map(b => b.type);
@@ -474,6 +533,8 @@ async function toolChecks(s) {
   r = await s.callTool({ name: 'divide', arguments: { numerator: 1, denominator: 4 } });
   eq('divide(1, 4): text', onlyText(r), '0.25');
   eq('divide(1, 4): isError false', !!r.isError, false);
+  [what, structured] = jsonTextStructured(0.25, s.modern);
+  eq(`divide(1, 4): ${what}`, r.structuredContent, structured);
   r = await s.callTool({ name: 'divide', arguments: { numerator: 1, denominator: 0 } });
   eq('divide(1, 0): isError true', r.isError, true);
   contains('divide(1, 0): message', onlyText(r), 'cannot divide by zero');
@@ -511,7 +572,7 @@ async function outputSchemaChecks(s) {
       eq("region_stats: the SDK's validator accepts the result", validator(r.structuredContent).valid, true);
       for (const [what, content] of broken) eq(`region_stats: the SDK's validator rejects ${what} (validation is live)`, validator(content).valid, false);
     }
-    check('sales_table: the SDK compiled a validator too', typeof s.client.getToolOutputValidator('sales_table') === 'function');
+    eq('sales_table: no validator, the listing has no outputSchema for it', s.client.getToolOutputValidator('sales_table'), undefined);
   } else {
     // v2 validates against options.toolDefinition when given: a stricter copy of the listed schema must make
     // the real result fail, with the SDK's own error.
@@ -526,8 +587,9 @@ async function outputSchemaChecks(s) {
     const again = await s.callTool({ name: 'region_stats', arguments: { region: 'north' } }, { toolDefinition: tool });
     eq("region_stats: the SDK's validation passes with the listed outputSchema", again.structuredContent?.units, 200);
   }
+  // A table lists no outputSchema, so the SDK wants no structuredContent (it refuses a result without one otherwise).
   const table = await s.callTool({ name: 'sales_table', arguments: { region: 'west' } });
-  eq('sales_table(west): structuredContent (validated by the SDK)', (table.structuredContent?.rows ?? []).length, 2);
+  eq('sales_table(west): accepted by the SDK without structuredContent, two rows in the artifact', [table.structuredContent, rows(table).length], [undefined, 2]);
 }
 
 async function progressChecks(s) {
@@ -673,9 +735,9 @@ async function invalidArgumentChecks(s) {
   const cases = [
     ['add with b = "x"', 'add', { a: 1, b: 'x' }, ['`b`', 'invalid type']],
     ['add without b', 'add', { a: 1 }, ['missing field `b`']],
-    ['add with an unknown field', 'add', { a: 1, b: 2, c: 3 }, ['unknown field `c`']],
     ['sales_table with an unknown region', 'sales_table', { region: 'middle' }, ['`region`', 'middle']],
     ['count_with_progress below the minimum', 'count_with_progress', { steps: 0 }, ['`steps`', 'minimum']],
+    ['sales_history above the maximum', 'sales_history', { rows: 100001 }, ['`rows`', 'maximum']],
   ];
   for (const [label, name, args, needles] of cases) {
     const r = await s.callTool({ name, arguments: args });
@@ -684,7 +746,10 @@ async function invalidArgumentChecks(s) {
     for (const needle of needles) contains(`${label}: message names ${needle}`, text, needle);
     contains(`${label}: message names the tool`, text, `tool ${name}`);
   }
-  const r = await s.callTool({ name: 'add', arguments: { a: 2, b: 2 } });
+  // Undeclared arguments (a misspelt one, or one a host adds, as Gemini CLI's wait_for_previous) are dropped, not refused.
+  let r = await s.callTool({ name: 'add', arguments: { a: 1, b: 2, c: 3, wait_for_previous: true } });
+  eq('add with undeclared arguments (c, wait_for_previous): dropped, the call succeeds', [!!r.isError, onlyText(r)], [false, '3']);
+  r = await s.callTool({ name: 'add', arguments: { a: 2, b: 2 } });
   eq('after invalid arguments, add(2, 2) works', onlyText(r), '4');
 }
 
@@ -708,6 +773,12 @@ async function wireChecks(s) {
   const ids = responses.map(m => JSON.stringify(m.id));
   check('no request id was answered twice', new Set(ids).size === ids.length, show(ids));
   const results = responses.filter(m => 'result' in m).map(m => m.result);
+  const tables = results.filter(r => r._meta?.[ARTIFACT_KEY]?.kind === 'table');
+  check(
+    "every table result carries its rows in the artifact's df, none a structuredContent",
+    tables.length >= 3 && tables.every(r => !('structuredContent' in r) && Array.isArray(r._meta[ARTIFACT_KEY].payload?.df?.rows)),
+    show(tables.filter(r => 'structuredContent' in r)).slice(0, 500),
+  );
   if (s.modern) {
     check('every result carries resultType complete (2026-07-28)', results.every(r => r.resultType === 'complete'), show(results.filter(r => r.resultType !== 'complete')).slice(0, 500));
     const requests = wire.sent().filter(m => 'id' in m);
@@ -853,7 +924,6 @@ async function runAsking(binary, suite, where, url) {
 
 const serverRequests = (wire, since = 0) => wire.received(since).filter(m => 'method' in m && 'id' in m);
 const inputRequired = (wire, since = 0) => wire.received(since).filter(m => !('method' in m) && m.result?.resultType === 'input_required');
-const rows = result => result.structuredContent?.rows ?? [];
 
 /** The elicitation and sampling capabilities the client declared: at initialize (legacy) or per request. */
 function declared(a) {
@@ -932,7 +1002,7 @@ async function capableChecks(a, region) {
   const left = ['north', 'north', 'south', 'east', 'west', 'west'].filter(name => !a.deleted.has(name));
   eq(`after the delete: sales_table() lists no ${region} record${a.deleted.size > 1 ? ` (nor those deleted before in this process: ${[...a.deleted].filter(name => name !== region).join(', ')})` : ''}`, rows(r).map(row => row[0]), left);
   r = await a.callTool({ name: 'sales_table', arguments: { region } });
-  eq(`after the delete: sales_table(${region}) has no rows`, r.structuredContent?.rows, []);
+  eq(`after the delete: sales_table(${region}) has no rows`, [tableDf(r)?.rows, r.structuredContent], [[], undefined]);
   r = await a.callTool({ name: 'region_stats', arguments: { region } });
   eq(`after the delete: region_stats(${region}) counts nothing`, r.structuredContent, { region, units: 0, revenue: 0 });
   before = asked.length;
