@@ -141,7 +141,7 @@ async fn fixture_server() -> (SocketAddr, tokio::task::JoinHandle<()>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binding 127.0.0.1:0");
     let addr = listener.local_addr().expect("the fixture server's address");
     let server = Server::new(fixtures::toolbox()).with_name("browser-fixtures").with_version("1.0.0");
-    let router = server.http_router(HttpOptions::new().with_host_page());
+    let router = server.http_router(HttpOptions::new().with_host_page()).await.expect("the fixtures endpoint");
     let task = tokio::spawn(async move {
         axum::serve(listener, router).await.expect("serving the fixtures");
     });

@@ -413,6 +413,34 @@ async fn gallery_serves_http_with_the_http_flag() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_reads_the_state_key_and_refuses_a_short_one() {
+    let binary = gallery_binary().await;
+    bounded(async {
+        let run = |key: &str| {
+            std::process::Command::new(&binary)
+                .args(["--http", "127.0.0.1:0"])
+                .env("CODEAGENT_STATE_KEY", key)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("starting the gallery")
+                .wait_with_output()
+                .expect("the gallery's output")
+        };
+        let output = run("too-short");
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("CODEAGENT_STATE_KEY") && stderr.contains("at least 32"), "{stderr}");
+        // A good key first, a short one second: the second is refused by position.
+        let output = run(&format!("{},short", "k".repeat(32)));
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("state key 2 is 5 bytes"), "{output:?}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gallery_refuses_a_reachable_address_without_authorization() {
     let binary = gallery_binary().await;
     bounded(async {

@@ -12,6 +12,7 @@ use std::time::Duration;
 use codeagent::Server;
 use codeagent::server::http::HttpOptions;
 use codeagent::server::store::{MemoryStore, Store, StoreError, StoreFuture};
+use codeagent::server::{CLIENT_CAPABILITIES_KEY, StateKeys};
 use hyper::StatusCode;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
@@ -354,6 +355,53 @@ async fn a_listen_stream_on_one_instance_hears_a_change_made_on_the_other() {
         check_notification(V2026, &note);
         assert_eq!(note["method"], "notifications/tools/list_changed");
         assert_eq!(note["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 5, "{note}");
+    })
+    .await;
+}
+
+/// An instance mounted with `http_router` in an application's own axum
+/// server (no `serve_http`), sharing `store`.
+async fn mounted(store: Arc<dyn Store>) -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
+    let router = instance().http_router(HttpOptions::new().with_store(store)).await.expect("the MCP router");
+    let app = axum::Router::new().merge(router);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binding 127.0.0.1:0");
+    let addr = listener.local_addr().unwrap();
+    (addr, tokio::spawn(async move { axum::serve(listener, app).await.expect("serving the application") }))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_router_mounted_in_an_application_seals_request_state_with_the_stores_key() {
+    bounded(async {
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let (first, task) = mounted(Arc::clone(&store)).await;
+        let elicitation = json!({"elicitation": {"form": {}}});
+        let mut params = json!({"name": "confirm", "arguments": {}});
+        let mut asking = modern(1, "tools/call", params.clone());
+        asking["params"]["_meta"][CLIENT_CAPABILITIES_KEY] = elicitation.clone();
+        let round = modern_ok(first, &asking, "CallToolResult").await["result"].clone();
+        assert_eq!(round["resultType"], "input_required", "{round}");
+        let (key, _) = round["inputRequests"].as_object().unwrap().iter().next().expect("one question");
+        params["inputResponses"] = json!({ key.as_str(): {"action": "accept", "content": {"ok": true}} });
+        params["requestState"] = round["requestState"].clone();
+        let mut retry = modern(2, "tools/call", params);
+        retry["params"]["_meta"][CLIENT_CAPABILITIES_KEY] = elicitation;
+        // The key is the store's, as with `serve_http`: any instance that
+        // shares the store (here one given that key outright) opens the state.
+        let secret = store.get("state-key", Duration::from_secs(60)).await.unwrap().expect("a key in the store");
+        let keys = StateKeys::new([secret.trim()]).unwrap();
+        let other = start(instance().with_state_keys(keys), HttpOptions::new()).await;
+        let done = modern_ok(other.addr, &retry, "CallToolResult").await["result"].clone();
+        assert_eq!(
+            (&done["resultType"], &done["content"][0]["text"]),
+            (&json!("complete"), &json!("ok: true")),
+            "{done}"
+        );
+        // An instance with a key of its own refuses it.
+        let stranger =
+            start(instance().with_state_keys(StateKeys::new(["x".repeat(32)]).unwrap()), HttpOptions::new()).await;
+        let refused = modern_post(stranger.addr, &retry).send().await.json().await;
+        assert!(refused["error"]["message"].as_str().unwrap().contains("`requestState` is refused"), "{refused}");
+        task.abort();
     })
     .await;
 }

@@ -50,6 +50,7 @@ pub mod mcp;
 pub mod output;
 #[cfg(feature = "provider")]
 pub mod provider;
+mod random;
 pub mod result;
 pub mod server;
 pub mod toolbox;
@@ -59,6 +60,7 @@ pub use codeagent_uri_template as uri_template;
 pub use access::Channels;
 pub use artifact::{Artifact, ArtifactRef, Kind, Status, Versions};
 pub use output::{Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError};
+pub use random::RandomError;
 pub use result::{ToolResult, ToolResultEvent};
 
 /// What the `#[tool]` macro's expansion refers to. Not a public API: it

@@ -180,7 +180,7 @@ pub(crate) fn shared_key(uri: &str) -> String {
 /// 128 bits from the operating system's CSPRNG, as 32 hex digits: the URI of
 /// a kept result is all it takes to read it, so it must not be guessable.
 fn random_id() -> Option<String> {
-    super::random::hex::<16>()
+    crate::random::hex::<16>()
         .inspect_err(|error| {
             tracing::error!("a result over budget is not kept: the system's random number generator failed: {error}");
         })

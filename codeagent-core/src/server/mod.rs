@@ -17,7 +17,6 @@ pub mod jsonrpc;
 mod lines;
 mod outlet;
 mod peer;
-mod random;
 mod state;
 mod stdio;
 #[cfg(feature = "http")]
@@ -62,10 +61,12 @@ pub const DEFAULT_MESSAGE_LIMIT: usize = 16 * 1024 * 1024;
 pub struct Server {
     engine: Engine,
     message_limit: usize,
-    /// Why the keys of [`STATE_KEY_VAR`] were refused, if they were.
+    /// Why the server has no usable state keys, if it has none: serving
+    /// then fails with it.
     state_key_problem: Option<StateKeyError>,
-    /// Whether the state keys were given ([`STATE_KEY_VAR`] or
-    /// [`Server::with_state_keys`]) rather than drawn for this process.
+    /// Whether the state keys were given ([`Server::with_state_keys`], which
+    /// the command line calls with those of [`STATE_KEY_VAR`]) rather than
+    /// drawn for this process.
     state_keys_given: bool,
 }
 
@@ -74,11 +75,12 @@ impl Server {
     pub fn new(toolbox: Toolbox) -> Self {
         let (name, version) =
             toolbox.origin().map_or_else(default_identity, |(name, version)| (name.to_owned(), version.to_owned()));
-        let (state_keys, state_key_problem) = match StateKeys::from_env() {
+        // The environment is the command line's to read (`run`), or the
+        // caller's (`StateKeys::from_env`): a library constructor never does.
+        let (state_keys, state_key_problem) = match StateKeys::process_key() {
             Ok(keys) => (keys, None),
-            Err(problem) => (StateKeys::process_key(), Some(problem)),
+            Err(problem) => (StateKeys::none(), Some(problem)),
         };
-        let state_keys_given = std::env::var(STATE_KEY_VAR).is_ok_and(|value| !value.trim().is_empty());
         Server {
             engine: Engine {
                 toolbox,
@@ -103,7 +105,7 @@ impl Server {
             },
             message_limit: DEFAULT_MESSAGE_LIMIT,
             state_key_problem,
-            state_keys_given,
+            state_keys_given: false,
         }
     }
 
@@ -172,7 +174,10 @@ impl Server {
     }
 
     /// Signs and verifies 2026-07-28 `requestState` with `keys` instead of
-    /// those of [`STATE_KEY_VAR`] (or the process's random key).
+    /// the process's random key (or, over HTTP with a shared store, the key
+    /// the store holds). Instances serving one endpoint need the same keys:
+    /// `StateKeys::from_env()` reads them from [`STATE_KEY_VAR`], as `run`
+    /// does.
     #[must_use]
     pub fn with_state_keys(mut self, keys: StateKeys) -> Self {
         self.engine.state_keys = keys;
@@ -231,11 +236,11 @@ impl Server {
         self
     }
 
-    /// Why the state keys of [`STATE_KEY_VAR`] were refused, when they were:
-    /// serving then fails with this error.
+    /// Why the server has no usable state keys, when it has none: serving
+    /// then fails with this error.
     fn check_state_keys(&self) -> std::io::Result<()> {
         match &self.state_key_problem {
-            Some(problem) => Err(std::io::Error::other(format!("{STATE_KEY_VAR}: {problem}"))),
+            Some(problem) => Err(std::io::Error::other(format!("no requestState key: {problem}"))),
             None => Ok(()),
         }
     }
@@ -268,15 +273,35 @@ impl Server {
         stdio::serve_stream(self.engine(), reader, writer, self.message_limit).await
     }
 
-    /// The MCP endpoint as an axum router, to mount in an application or to
-    /// serve with [`Server::serve_http`].
+    /// The MCP endpoint as an axum router, to mount in an application; what
+    /// [`Server::serve_http`] serves, with the same checks: it fails when the
+    /// server has no usable `requestState` key, and with a shared store
+    /// ([`HttpOptions::with_store`](http::HttpOptions::with_store)) and no
+    /// keys of the caller's ([`Server::with_state_keys`]) the key is the one
+    /// the store holds, so every instance mounting the endpoint accepts the
+    /// others' `requestState`.
+    ///
+    /// ```
+    /// # async fn mount() -> std::io::Result<()> {
+    /// use codeagent_core::{server::Server, server::http::HttpOptions, toolbox::Toolbox};
+    ///
+    /// let mcp = Server::new(Toolbox::new()).http_router(HttpOptions::new()).await?;
+    /// let app: axum::Router = axum::Router::new().merge(mcp);
+    /// # let _ = app; Ok(()) }
+    /// ```
     #[cfg(feature = "http")]
-    pub fn http_router(&self, options: http::HttpOptions) -> axum::Router {
-        let mut engine = self.engine();
+    pub async fn http_router(&self, options: http::HttpOptions) -> std::io::Result<axum::Router> {
+        self.check_state_keys()?;
+        let mut server = self.clone();
+        if let Some(store) = options.store.as_ref().filter(|_| !self.state_keys_given) {
+            server.engine.state_keys = store::shared_state_keys(&**store).await?;
+        }
+        let mut engine = server.engine();
         if let Some(store) = &options.store {
             Arc::make_mut(&mut engine).shared_results = Some(Arc::clone(store));
         }
         http::router(engine, options)
+            .map_err(|error| std::io::Error::other(format!("the endpoint cannot share its store: {error}")))
     }
 
     /// Serves the MCP endpoint over HTTP at `address` until the process ends.
@@ -307,14 +332,10 @@ impl Server {
         listener: tokio::net::TcpListener,
         options: http::HttpOptions,
     ) -> std::io::Result<()> {
-        self.check_state_keys()?;
-        let mut server = self.clone();
-        if let Some(store) = options.store.as_ref().filter(|_| !self.state_keys_given) {
-            server.engine.state_keys = store::shared_state_keys(&**store).await?;
-        }
-        tracing::info!("serving MCP over HTTP at http://{}{}", listener.local_addr()?, options.path);
-        let header_timeout = options.header_timeout;
-        http::accept::serve(listener, server.http_router(options), header_timeout).await
+        let (path, header_timeout) = (options.path.clone(), options.header_timeout);
+        let router = self.http_router(options).await?;
+        tracing::info!("serving MCP over HTTP at http://{}{path}", listener.local_addr()?);
+        http::accept::serve(listener, router, header_timeout).await
     }
 
     /// Serves one client on standard input and output. Nothing but MCP
@@ -340,7 +361,28 @@ impl Server {
     /// failed, 2 for a usage error or a failure to serve), for `main` to return.
     #[cfg(feature = "cli")]
     pub async fn run(self) -> std::process::ExitCode {
-        cli::run(self, std::env::args().skip(1).collect()).await
+        self.run_with_args(std::env::args().skip(1)).await
+    }
+
+    /// [`run`](Server::run) with the arguments given rather than the
+    /// process's (without the program name), for an application that embeds
+    /// the command line.
+    ///
+    /// ```
+    /// # async fn embed() {
+    /// use codeagent_core::{server::Server, toolbox::Toolbox};
+    ///
+    /// let code = Server::new(Toolbox::new()).run_with_args(["--list"]).await;
+    /// assert_eq!(code, std::process::ExitCode::SUCCESS);
+    /// # }
+    /// ```
+    #[cfg(feature = "cli")]
+    pub fn run_with_args<I, S>(self, args: I) -> impl Future<Output = std::process::ExitCode> + Send
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        cli::run(self, args.into_iter().map(Into::into).collect())
     }
 }
 

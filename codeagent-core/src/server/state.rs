@@ -44,6 +44,7 @@ impl std::fmt::Debug for StateKeys {
 
 /// Why state keys were refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum StateKeyError {
     /// No key was given.
     #[error("no state key given")]
@@ -56,6 +57,9 @@ pub enum StateKeyError {
         /// Its length in bytes.
         length: usize,
     },
+    /// No key was given and none could be drawn: the system gives no randomness.
+    #[error("no state key given, and none can be drawn")]
+    NoRandomness(#[from] crate::RandomError),
 }
 
 impl StateKeys {
@@ -78,33 +82,47 @@ impl StateKeys {
         Ok(StateKeys { keys })
     }
 
-    /// The keys of [`STATE_KEY_VAR`], or this process's random key when it is
-    /// unset or empty.
-    pub fn from_env() -> Result<StateKeys, StateKeyError> {
+    /// The keys of [`STATE_KEY_VAR`]; `None` when it is unset or empty.
+    ///
+    /// Nothing in the library reads the environment on its own: the command
+    /// line (`Server::run`) calls this, and an application that serves in
+    /// its own way passes the keys to [`Server::with_state_keys`](super::Server::with_state_keys).
+    ///
+    /// ```
+    /// use codeagent_core::server::StateKeys;
+    /// # unsafe { std::env::remove_var("CODEAGENT_STATE_KEY") };
+    /// assert!(StateKeys::from_env().unwrap().is_none());
+    /// ```
+    pub fn from_env() -> Result<Option<StateKeys>, StateKeyError> {
         match std::env::var(STATE_KEY_VAR) {
-            Ok(value) if !value.trim().is_empty() => StateKeys::new(value.split(',').map(str::trim)),
-            _ => Ok(StateKeys::process_key()),
+            Ok(value) if !value.trim().is_empty() => StateKeys::new(value.split(',').map(str::trim)).map(Some),
+            _ => Ok(None),
         }
     }
 
-    /// A random key drawn once per process.
-    pub(crate) fn process_key() -> StateKeys {
+    /// A random key drawn once per process; an error when the system gives
+    /// no randomness (never a weaker key).
+    pub(crate) fn process_key() -> Result<StateKeys, StateKeyError> {
         static KEY: OnceLock<StateKeys> = OnceLock::new();
-        KEY.get_or_init(|| {
-            let mut secret = [0u8; 32];
-            if getrandom::fill(&mut secret).is_err() {
-                // No randomness from the OS: fall back to what varies per process.
-                let seed = format!("{:?}{:?}", SystemTime::now(), std::process::id());
-                secret = Hash::hash(seed.as_bytes());
-            }
-            StateKeys::new([secret]).unwrap_or_else(|_| StateKeys { keys: vec![("0".into(), secret.to_vec())] })
-        })
-        .clone()
+        if let Some(keys) = KEY.get() {
+            return Ok(keys.clone());
+        }
+        let secret = crate::random::bytes::<32>()?;
+        Ok(KEY.get_or_init(|| StateKeys::new([secret]).expect("32 bytes are a valid key")).clone())
+    }
+
+    /// No key at all: nothing sealed with it opens (a server without a
+    /// usable key refuses to serve, so it never seals).
+    pub(crate) fn none() -> StateKeys {
+        StateKeys { keys: Vec::new() }
     }
 
     /// `state` sealed for the client: `KEYID.PAYLOAD.MAC`, URL-safe base64.
     pub(crate) fn seal(&self, state: &RoundState) -> String {
-        let (id, secret) = &self.keys[0];
+        let Some((id, secret)) = self.keys.first() else {
+            // No key: a state that no key opens.
+            return "-.-.-".to_owned();
+        };
         let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(state).unwrap_or_default());
         let mac = URL_SAFE_NO_PAD.encode(HMAC::mac(payload.as_bytes(), secret));
         format!("{id}.{payload}.{mac}")

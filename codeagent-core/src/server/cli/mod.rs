@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 
-use super::Server;
+use super::{STATE_KEY_VAR, Server, StateKeys};
 use crate::mcp::ProtocolVersion;
 use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, ToolPage};
@@ -156,6 +156,17 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
         Ok(command) => command,
         Err(problem) => {
             eprintln!("error: {problem}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    // The one place the library reads `CODEAGENT_STATE_KEY`: keys set there
+    // sign and verify `requestState` (every instance behind one endpoint
+    // needs the same), a bad one is refused before anything is served.
+    let server = match StateKeys::from_env() {
+        Ok(Some(keys)) => server.with_state_keys(keys),
+        Ok(None) => server,
+        Err(problem) => {
+            eprintln!("error: {STATE_KEY_VAR}: {problem}");
             return ExitCode::from(2);
         }
     };

@@ -238,14 +238,15 @@ pub(crate) struct Http {
     host_page: String,
 }
 
-/// The endpoint's router for `engine`.
-pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Router {
+/// The endpoint's router for `engine`; fails when a shared store is given
+/// and the system gives no randomness for this instance's id.
+pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Result<Router, crate::RandomError> {
     let path = options.path.clone();
     let mut sessions = Sessions::new(options.session_idle, options.max_sessions);
     if let Some(store) = &options.store {
         // A stream's events stay until a request that started it could have ended.
         let stream_ttl = options.request_timeout.saturating_add(Duration::from_secs(60));
-        sessions = sessions.with_shared(Shared::new(Arc::clone(store)), stream_ttl);
+        sessions = sessions.with_shared(Shared::new(Arc::clone(store))?, stream_ttl);
     }
     let sessions = Arc::new(sessions);
     if let Some(shared) = sessions.shared() {
@@ -262,5 +263,5 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Router {
     let page = http.options.host_page && path != "/";
     let router = Router::new().route(&path, post(routes::post).get(routes::get).delete(routes::delete));
     let router = if page { router.route("/", get(page::get)) } else { router };
-    router.with_state(Arc::new(http))
+    Ok(router.with_state(Arc::new(http)))
 }

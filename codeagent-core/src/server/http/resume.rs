@@ -113,17 +113,28 @@ impl StreamLogs {
         StreamLogs { logs: Mutex::default(), mirror }
     }
 
-    fn open(&self) -> (u64, Arc<StreamLog>) {
+    /// A new stream: its id, its log, and whether its events are copied to
+    /// the store. Instances sharing a store must not hand out the same id, so
+    /// a mirrored stream's id is random; without randomness the stream is
+    /// kept here only (resumable on this instance), never mirrored under an
+    /// id another instance could also give.
+    fn open(&self) -> (u64, Arc<StreamLog>, bool) {
         let mut kept = self.logs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         kept.last += 1;
-        // Instances sharing a store must not hand out the same stream id.
-        let id = if self.mirror.is_some() { random_stream_id().unwrap_or(kept.last) } else { kept.last };
+        let (id, mirrored) = match self.mirror.as_ref().map(|_| random_stream_id()) {
+            None => (kept.last, false),
+            Some(Ok(id)) => (id, true),
+            Some(Err(error)) => {
+                tracing::error!("a stream is resumable on this instance only: {error}");
+                (kept.last, false)
+            }
+        };
         let log = Arc::new(StreamLog::default());
         kept.streams.push_back((id, Arc::clone(&log)));
         while kept.streams.len() > KEPT_STREAMS {
             kept.streams.pop_front();
         }
-        (id, log)
+        (id, log, mirrored)
     }
 
     fn find(&self, stream: u64) -> Option<Arc<StreamLog>> {
@@ -136,9 +147,13 @@ impl StreamLogs {
 /// `logs`: a priming event (an id, a retry delay, no data) first, then each
 /// message with the id `stream-sequence`.
 pub(crate) fn resumable(logs: &StreamLogs, mut receiver: mpsc::Receiver<Out>, keep_alive: Duration) -> Response {
-    let (stream_id, log) = logs.open();
+    let (stream_id, log, mirrored) = logs.open();
     let recorder = Arc::clone(&log);
-    let mirror = logs.mirror.as_ref().map(|mirror| (Arc::clone(&mirror.store), mirror.key(stream_id), mirror.ttl));
+    let mirror = logs
+        .mirror
+        .as_ref()
+        .filter(|_| mirrored)
+        .map(|mirror| (Arc::clone(&mirror.store), mirror.key(stream_id), mirror.ttl));
     tokio::spawn(async move {
         let mut warned = false;
         let mut beat = tokio::time::interval(HEARTBEAT);
@@ -232,10 +247,9 @@ async fn copy(mirror: Option<&(Arc<dyn Store>, String, Duration)>, message: &str
 }
 
 /// A random stream id that stays exact as a JavaScript number.
-fn random_stream_id() -> Option<u64> {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).ok()?;
-    Some((u64::from_le_bytes(bytes) >> 11).max(1))
+fn random_stream_id() -> Result<u64, crate::RandomError> {
+    let bytes = crate::random::bytes::<8>()?;
+    Ok((u64::from_le_bytes(bytes) >> 11).max(1))
 }
 
 /// What a replay of a stored stream has still to do.

@@ -281,7 +281,7 @@ impl LocalSessions for Sessions {
 /// 128 bits from the operating system's CSPRNG, as 32 hex digits (visible
 /// ASCII, as the specification requires).
 fn new_id() -> Option<String> {
-    crate::server::random::hex::<16>()
+    crate::random::hex::<16>()
         .inspect_err(|error| tracing::error!("no session id: the system's random number generator failed: {error}"))
         .ok()
 }

@@ -10,9 +10,9 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use crate::mcp::ProtocolVersion;
+use crate::random::{self, RandomError};
 use crate::server::engine::{Change, Engine};
 use crate::server::peer::{Answer, Peer};
-use crate::server::random;
 use crate::server::store::{Store, StoreError};
 use crate::toolbox::LogLevel;
 
@@ -93,10 +93,11 @@ fn session_key(id: &str) -> String {
 }
 
 impl Shared {
-    pub(crate) fn new(store: Arc<dyn Store>) -> Shared {
-        // Without randomness, the process id tells instances on one host apart.
-        let instance = random::hex::<8>().unwrap_or_else(|_| format!("pid-{}", std::process::id()));
-        Shared { store, instance, remote_changes: broadcast::channel(256).0 }
+    /// Fails when the system gives no randomness for this instance's id,
+    /// which the bus uses to tell instances apart.
+    pub(crate) fn new(store: Arc<dyn Store>) -> Result<Shared, RandomError> {
+        let instance = random::hex::<8>()?;
+        Ok(Shared { store, instance, remote_changes: broadcast::channel(256).0 })
     }
 
     /// The record of session `id`, its expiry pushed back to `ttl`.

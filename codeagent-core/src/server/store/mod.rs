@@ -112,7 +112,9 @@ pub(crate) async fn shared_state_keys(store: &dyn Store) -> std::io::Result<Stat
     let secret = match store.get(STATE_KEY, STATE_KEY_TTL).await.map_err(failed)? {
         Some(secret) => secret,
         None => {
-            let secret = super::random::hex::<32>().map_err(|error| std::io::Error::other(error.to_string()))?;
+            let secret = crate::random::hex::<32>().map_err(|error| {
+                std::io::Error::other(format!("no requestState key can be made for the shared store: {error}"))
+            })?;
             store.set_if_absent(STATE_KEY, secret, STATE_KEY_TTL).await.map_err(failed)?
         }
     };

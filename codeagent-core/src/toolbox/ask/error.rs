@@ -21,6 +21,10 @@ pub enum AskError {
         /// The client capability it needs.
         capability: &'static str,
     },
+    /// The question needs a random id (a URL elicitation's) and the system
+    /// gives no randomness: it is not asked.
+    #[error("the question was not asked: it needs a random id")]
+    NoRandomness(#[source] crate::RandomError),
     /// The tool runs with no client to ask (`Toolbox::call`, `--call`).
     #[error("nobody can be asked `{0}`: the tool runs without a client")]
     NoClient(&'static str),

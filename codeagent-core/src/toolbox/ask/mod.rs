@@ -263,7 +263,7 @@ impl Question<'_> {
         message: impl Into<String>,
         url: impl Into<String>,
     ) -> Result<UrlElicitation, AskError> {
-        let elicitation_id = format!("{:032x}", rand_u128());
+        let elicitation_id = crate::random::hex::<16>().map_err(AskError::NoRandomness)?;
         let params =
             json!({ "mode": "url", "message": message.into(), "url": url.into(), "elicitationId": elicitation_id });
         let answer = self.ask(AskMethod::ElicitUrl, params).await?;
@@ -314,15 +314,4 @@ fn drop_nulls(content: Value) -> Value {
         }
         other => other,
     }
-}
-
-/// 128 random bits (an elicitation id), from the operating system.
-fn rand_u128() -> u128 {
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // Uniqueness, not secrecy, is what an elicitation id needs.
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-        return nanos.as_nanos();
-    }
-    u128::from_le_bytes(bytes)
 }
