@@ -21,8 +21,28 @@ pub use codeagent_core::agent;
 /// The guide: a chapter per subject, each example in it compiled and run by
 /// `cargo test --doc`.
 pub mod guide {
+    #[doc = include_str!("../docs/guide/running.md")]
+    pub mod running {}
+    #[doc = include_str!("../docs/guide/tools-and-results.md")]
+    pub mod tools_and_results {}
+    #[doc = include_str!("../docs/guide/resources-and-prompts.md")]
+    pub mod resources_and_prompts {}
+    #[doc = include_str!("../docs/guide/asking.md")]
+    pub mod asking {}
+    #[doc = include_str!("../docs/guide/large-results.md")]
+    pub mod large_results {}
+    #[doc = include_str!("../docs/guide/rich-results.md")]
+    pub mod rich_results {}
     #[doc = include_str!("../docs/guide/hosts.md")]
     pub mod hosts {}
+    #[doc = include_str!("../docs/guide/providers.md")]
+    pub mod providers {}
+    #[doc = include_str!("../docs/guide/agent.md")]
+    pub mod agent {}
+    #[doc = include_str!("../docs/guide/http-and-deployment.md")]
+    pub mod http_and_deployment {}
+    #[doc = include_str!("../docs/guide/testing.md")]
+    pub mod testing {}
 }
 
 /// Everything a tool author needs: `use codeagent::prelude::*;`.

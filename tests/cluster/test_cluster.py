@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Two gallery instances sharing legacy sessions through a real Redis, behind a real nginx that
-sends consecutive requests to alternate instances (round robin), as in README "Several instances".
+sends consecutive requests to alternate instances (round robin), as in docs/guide/http-and-deployment.md "Several instances".
 
 Started here, in a temporary folder, on free loopback ports: `redis-server` (append-only file, so a
 restart keeps its data), two `gallery --http 127.0.0.1:PORT --store redis://127.0.0.1:PORT` (without
