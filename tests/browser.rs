@@ -28,7 +28,9 @@ mod fixtures;
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use child::{gallery, root, venv_python};
 use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -43,17 +45,8 @@ const INSTALL_HINT: &str = "run `bash tests/browser/install.sh` (it installs the
      missing, Playwright into .venv from PyPI and the test host's npm packages), then \
      `cargo build --example gallery && cargo test --test browser -- --include-ignored`";
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn loud(message: &str) {
     let _ = writeln!(std::io::stderr(), "{message}");
-}
-
-fn venv_python() -> PathBuf {
-    let venv = root().join(".venv");
-    if cfg!(windows) { venv.join("Scripts").join("python.exe") } else { venv.join("bin").join("python") }
 }
 
 fn chromium() -> PathBuf {
@@ -82,19 +75,6 @@ fn missing_prerequisites() -> Vec<String> {
         missing.push(format!("the AppBridge bundle {}", bridge.display()));
     }
     missing
-}
-
-/// The gallery example built next to this test binary.
-fn gallery() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>");
-    let binary = profile_dir.join("examples").join(format!("gallery{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.is_file(),
-        "the gallery example is not built at {}: run `cargo build --example gallery` first",
-        binary.display()
-    );
-    binary
 }
 
 /// A loopback port free at the time of asking.

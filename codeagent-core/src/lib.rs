@@ -6,16 +6,18 @@
 //!
 //! # Layering
 //!
-//! The modules form layers; a module imports only from the layers below it,
-//! never from its own layer's neighbours or from above:
+//! The modules form layers, top to bottom; a module imports only from the
+//! layers drawn below it (`tests/layering.rs` reads this drawing and checks
+//! every import against it):
 //!
 //! ```text
+//! __private        what the macros' expansions call (not a public API)  → toolbox, output, result, mcp
 //! server           the MCP engine, and the CLI (`--agent` drives the agent)   (may use everything below)
 //! agent            the agent loop and the model clients (feature `agent`)
 //!                  → provider, toolbox, result, output, mcp
-//! toolbox          the tool runtime                             (may use everything below)
 //! provider         tool definitions for LLM APIs (OpenAI, Anthropic, Gemini), from a
 //!                  Toolbox; the CLI's `--list --format` prints them → toolbox, mcp
+//! toolbox          the tool runtime                             (may use everything below)
 //!   output         typed outputs, lowered into a ToolResult     → result, mcp, artifact, finite_json
 //!   result         ToolResult and ToolResultEvent: building, adapting,
 //!                  and converting to and from MCP's CallToolResult
@@ -24,8 +26,10 @@
 //!   access         Channels, reading any result shape           → mcp (wire keys), artifact
 //!   mcp            the MCP wire model: content, CallToolResult, tool definitions,
 //!                  protocol versions, methods, `_meta` keys     → finite_json
+//!   ui             the MCP Apps view and the host page (HTML, CSS, JavaScript)   (nothing)
 //!   artifact       Artifact v1                                  (nothing)
 //!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
+//!   random         the one source of randomness, failing closed (nothing; private)
 //! ```
 //!
 //! Below them all, in a crate of its own, `codeagent-uri-template` (re-exported

@@ -6,7 +6,9 @@
 //! lowest common ancestor (so `crate::server::http::routes` using
 //! `crate::toolbox::Toolbox` is an edge `server -> toolbox`); a module using
 //! its own ancestor or descendant is hierarchy, not layering, and is ignored.
-//! Among the children of each module, the edges must not form a cycle.
+//! Among the children of each module, the edges must not form a cycle; and
+//! the crate's own modules form the layers drawn in `src/lib.rs`: each uses
+//! only modules drawn below it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -104,13 +106,12 @@ fn expand(text: &str) -> Vec<Vec<String>> {
     items.iter().flat_map(|item| expand(item.trim())).map(|tail| chain.iter().cloned().chain(tail).collect()).collect()
 }
 
-#[test]
-fn sibling_modules_import_each_other_in_one_direction_only() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let modules = modules(&src);
+/// (parent module, child a, child b) for every use of `b` in `a`, two
+/// children of `parent`.
+fn edges(src: &Path) -> BTreeSet<(Vec<String>, String, String)> {
+    let modules = modules(src);
     let known: BTreeSet<Vec<String>> = modules.keys().cloned().collect();
-    // (parent module, child a, child b): a uses b.
-    let mut edges: BTreeSet<(Vec<String>, String, String)> = BTreeSet::new();
+    let mut edges = BTreeSet::new();
     for (own, file) in &modules {
         let text = std::fs::read_to_string(file).unwrap();
         for path in named_paths(&text, own) {
@@ -123,6 +124,47 @@ fn sibling_modules_import_each_other_in_one_direction_only() {
             edges.insert((own[..common].to_vec(), own[common].clone(), target[common].clone()));
         }
     }
+    edges
+}
+
+/// The crate's top-level modules in the order `src/lib.rs` draws them, top
+/// layer first: the first word of each line of its layering diagram that
+/// names a module.
+fn drawn_layers(lib: &str, modules: &BTreeSet<String>) -> Vec<String> {
+    let diagram = lib
+        .split("//! ```text")
+        .nth(1)
+        .and_then(|rest| rest.split("//! ```").next())
+        .expect("src/lib.rs draws its layers in a ```text block");
+    diagram
+        .lines()
+        .filter_map(|line| line.trim_start_matches("//!").split_whitespace().next())
+        .filter(|word| modules.contains(*word))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn each_module_uses_only_the_layers_drawn_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let top: BTreeSet<String> = modules(&src).keys().filter_map(|path| path.first().cloned()).collect();
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+    let layers = drawn_layers(&lib, &top);
+    let missing: Vec<&String> = top.iter().filter(|module| !layers.contains(module)).collect();
+    assert!(missing.is_empty(), "modules missing from the layering diagram of src/lib.rs: {missing:?}");
+    let rank = |module: &str| layers.iter().position(|layer| layer == module);
+    let upward: Vec<String> = edges(&src)
+        .into_iter()
+        .filter(|(parent, a, b)| parent.is_empty() && rank(a) >= rank(b))
+        .map(|(_, a, b)| format!("{a} uses {b}, which src/lib.rs draws above it (or beside it)"))
+        .collect();
+    assert!(upward.is_empty(), "imports against the layers of src/lib.rs:\n  {}", upward.join("\n  "));
+}
+
+#[test]
+fn sibling_modules_import_each_other_in_one_direction_only() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let edges = edges(&src);
     let mut cycles = Vec::new();
     let parents: BTreeSet<&Vec<String>> = edges.iter().map(|(parent, _, _)| parent).collect();
     for parent in parents {

@@ -1,8 +1,10 @@
-//! Running an outside program to its end, as the interop and browser tests
-//! do: both of its outputs read while it runs (so a full pipe never stalls
-//! it), and killed when it runs past its time.
+//! Running an outside program to its end, as the interop, browser and host
+//! tests do: both of its outputs read while it runs (so a full pipe never
+//! stalls it), and killed when it runs past its time; and where those
+//! programs are (the repository, its `.venv`, the gallery example).
 
 use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -43,4 +45,30 @@ pub(crate) fn run_to_end(mut command: Command, timeout: Duration) -> Finished {
         thread::sleep(Duration::from_millis(50));
     };
     Finished { status, stdout: stdout.join().unwrap_or_default(), stderr: stderr.join().unwrap_or_default() }
+}
+
+/// The repository's root.
+pub(crate) fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Python of the repository's `.venv`.
+pub(crate) fn venv_python() -> PathBuf {
+    let venv = root().join(".venv");
+    if cfg!(windows) { venv.join("Scripts").join("python.exe") } else { venv.join("bin").join("python") }
+}
+
+/// The gallery example built next to the running test binary
+/// (`target/<profile>/deps/<test>-<hash>` -> `target/<profile>/examples/gallery`).
+pub(crate) fn gallery() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>");
+    let binary = profile_dir.join("examples").join(format!("gallery{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.is_file(),
+        "the gallery example is not built at {}: `cargo test` builds it, `cargo test --test NAME` alone does not; \
+         run `cargo build --example gallery` first",
+        binary.display()
+    );
+    binary
 }
