@@ -353,3 +353,76 @@ async fn a_hand_made_tool_with_a_plain_schema_is_added_and_called() {
     toolbox.try_add(Manual(spec)).unwrap();
     assert_eq!(toolbox.call("plain", json!({"name": "x"})).await.unwrap().value(), "called");
 }
+
+/// Arguments whose schema is written by hand: every way a local `$ref` can
+/// name its target (a `$defs` pointer, a `definitions` pointer, an `$anchor`).
+#[derive(Debug, Deserialize)]
+struct Referring {
+    #[allow(dead_code)]
+    by_pointer: Option<String>,
+    #[allow(dead_code)]
+    by_old_pointer: Option<String>,
+    #[allow(dead_code)]
+    by_anchor: Option<String>,
+}
+
+impl JsonSchema for Referring {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Referring".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "properties": {
+                "by_pointer": {"$ref": "#/$defs/Short"},
+                "by_old_pointer": {"$ref": "#/definitions/Digits"},
+                "by_anchor": {"$ref": "#upper"}
+            },
+            "$defs": {"Short": {"type": "string", "maxLength": 3}, "Upper": {"$anchor": "upper", "type": "string", "pattern": "^[A-Z]+$"}},
+            "definitions": {"Digits": {"type": "string", "pattern": "^[0-9]+$"}},
+            "additionalProperties": false
+        })
+    }
+}
+
+/// A hand-written tool decoding [`Referring`], as `#[tool]` would.
+struct Decoding(ToolSpec);
+
+impl Tool for Decoding {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+
+    fn call(&self, mut call: ToolCall) -> ToolFuture {
+        let decoded = codeagent::toolbox::decode_arguments::<Referring>(&self.0, &mut call);
+        Box::pin(async move { decoded.map(|_| "decoded").into_tool_result() })
+    }
+}
+
+#[tokio::test]
+async fn references_resolve_alike_in_checking_and_in_the_client_compatible_form() {
+    let spec = ToolSpec::new::<Referring>("referring");
+    let toolbox = Toolbox::new().tool(Decoding(spec.clone()));
+    // The checker follows each kind of reference to its target's constraint.
+    for (arguments, problem) in [
+        (json!({"by_pointer": "four"}), "`by_pointer`"),
+        (json!({"by_old_pointer": "x1"}), "`by_old_pointer`"),
+        (json!({"by_anchor": "lower"}), "`by_anchor`"),
+    ] {
+        let result = toolbox.call("referring", arguments.clone()).await.unwrap();
+        assert!(result.is_error() && result.value().contains(problem), "{arguments}: {}", result.value());
+    }
+    let fine = toolbox.call("referring", json!({"by_pointer": "abc", "by_old_pointer": "12", "by_anchor": "UP"})).await;
+    assert!(!fine.unwrap().is_error());
+    // The client-compatible form inlines the same targets and keeps no definitions.
+    let inlined = codeagent::toolbox::client_compatible(&spec.definition().input_schema);
+    assert_eq!(inlined["properties"]["by_pointer"], json!({"type": "string", "maxLength": 3}));
+    assert_eq!(inlined["properties"]["by_old_pointer"], json!({"type": "string", "pattern": "^[0-9]+$"}));
+    assert_eq!(inlined["properties"]["by_anchor"]["pattern"], "^[A-Z]+$");
+    assert!(inlined.get("$defs").is_none() && inlined.get("definitions").is_none(), "{inlined}");
+    // The 2026-07-28 listing states the schema as written.
+    let listed = toolbox.list_tools(None).unwrap().to_wire(ProtocolVersion::V2026_07_28);
+    assert_eq!(listed["tools"][0]["inputSchema"]["properties"]["by_anchor"], json!({"$ref": "#upper"}));
+    assert_eq!(listed["tools"][0]["inputSchema"]["$defs"]["Upper"]["$anchor"], "upper");
+}

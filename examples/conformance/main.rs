@@ -8,6 +8,7 @@
 
 mod asking;
 mod changes;
+mod schema;
 
 use std::time::Duration;
 
@@ -16,8 +17,6 @@ use base64::engine::general_purpose::STANDARD;
 use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent, Role};
 use codeagent::prelude::*;
 use codeagent::toolbox::{Blob, Completer, PromptArgument, PromptMessage, PromptSpec, ResourceSpec};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 /// A 1×1 red PNG.
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -111,27 +110,6 @@ async fn test_reconnection() -> &'static str {
     "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure."
 }
 
-/// A postal address.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
-#[schemars(rename = "address")]
-struct Address {
-    /// The street.
-    street: Option<String>,
-    /// The city.
-    city: Option<String>,
-}
-
-/// Echoes its arguments; its input schema uses JSON Schema 2020-12 `$defs`.
-#[tool]
-fn json_schema_2020_12_tool(
-    /// A name.
-    name: Option<String>,
-    /// An address.
-    address: Option<Address>,
-) -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "name": name, "address": address }))
-}
-
 /// The resources the suite reads: a text and a binary one, a template, and
 /// one it subscribes to.
 fn resources(toolbox: Toolbox) -> Toolbox {
@@ -209,7 +187,7 @@ async fn main() -> std::process::ExitCode {
         .tool(test_tool_with_progress)
         .tool(test_error_handling)
         .tool(test_reconnection)
-        .tool(json_schema_2020_12_tool);
+        .tool(schema::JsonSchemaTool);
     let toolbox = changes::add(asking::add(prompts(resources(toolbox))));
     codeagent::Server::new(toolbox).with_name("codeagent-conformance").run().await
 }

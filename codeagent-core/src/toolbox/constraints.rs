@@ -22,6 +22,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use regex_lite::Regex;
 use serde_json::{Map, Number, Value};
 
+use super::schema::resolve_ref;
+
 /// Keywords that only annotate: nothing to enforce.
 const ANNOTATIONS: [&str; 9] =
     ["$schema", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"];
@@ -29,7 +31,8 @@ const ANNOTATIONS: [&str; 9] =
 /// Keywords that describe what serde enforces itself when it decodes the type
 /// the schema was generated from. A schema made of these (and annotations)
 /// only needs no checker at all.
-const STRUCTURAL: [&str; 7] = ["type", "properties", "required", "additionalProperties", "items", "$ref", "$defs"];
+const STRUCTURAL: [&str; 8] =
+    ["type", "properties", "required", "additionalProperties", "items", "$ref", "$defs", "definitions"];
 
 /// The `format`s the checker enforces: the ones schemars emits for Rust's
 /// numbers, addresses, UUIDs, dates and times.
@@ -213,9 +216,21 @@ impl Compiler<'_> {
                 Some(format) if FORMATS.contains(&format) => {}
                 _ => return self.refuse(keyword, format!("is {value}, a format argument checking does not enforce")),
             },
+            "$anchor" => {
+                let name = value.as_str().unwrap_or_default();
+                let mut chars = name.chars();
+                let valid = chars.next().is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+                    && chars.all(|c| c.is_ascii_alphanumeric() || "-._".contains(c));
+                if !valid {
+                    return self.refuse(
+                        keyword,
+                        format!("is {value}, not a plain name (a letter or `_`, then letters, digits, `-`, `.`, `_`)"),
+                    );
+                }
+            }
             "$ref" => {
                 let Some(reference) = value.as_str() else { return self.refuse(keyword, "is not a string") };
-                if resolve(self.root, reference).is_none() {
+                if resolve_ref(self.root, reference).is_none() {
                     return self.refuse(
                         keyword,
                         format!("is \"{reference}\", which does not name a definition of this schema"),
@@ -241,7 +256,7 @@ impl Compiler<'_> {
                 }
                 self.pointer.truncate(length);
             }
-            "properties" | "patternProperties" | "$defs" | "dependentSchemas" => {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
                 let Some(map) = value.as_object() else { return self.refuse(keyword, "is not an object of schemas") };
                 let length = self.pointer.len();
                 self.pointer.push('/');
@@ -288,23 +303,6 @@ fn is_number_format(format: &Value) -> bool {
 }
 
 /// The schema a local reference names: `#`, or a JSON pointer into the schema.
-fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    let mut target = root;
-    for segment in pointer.strip_prefix('/')?.split('/') {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        target = match target {
-            Value::Object(map) => map.get(&segment)?,
-            Value::Array(items) => items.get(segment.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(target)
-}
-
 type Violation = (Vec<String>, String);
 
 struct Walk<'a> {
@@ -335,7 +333,7 @@ impl Walk<'_> {
         if depth > 128 {
             return self.here("is nested too deeply to check".to_owned());
         }
-        if let Some(target) = schema.get("$ref").and_then(Value::as_str).and_then(|r| resolve(self.root, r))
+        if let Some(target) = schema.get("$ref").and_then(Value::as_str).and_then(|r| resolve_ref(self.root, r))
             && let Some(violation) = self.check(target, value, depth + 1)
         {
             return Some(violation);
@@ -753,7 +751,7 @@ fn type_admits(declared: &Value, value: &Value) -> bool {
 /// are the value's.
 fn admits(branch: &Value, value: &Value, root: &Value) -> bool {
     let branch = match branch.get("$ref").and_then(Value::as_str) {
-        Some(reference) => match resolve(root, reference) {
+        Some(reference) => match resolve_ref(root, reference) {
             Some(target) => target,
             None => return false,
         },

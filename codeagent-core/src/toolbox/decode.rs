@@ -3,6 +3,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::schema::resolve_ref;
 use super::{ToolCall, ToolSpec};
 use crate::output::ToolError;
 
@@ -90,13 +91,10 @@ fn for_alternatives(value: &mut Value, schema: &Value, root: &Value) {
     }
 }
 
-/// `schema`, or the definition its local `$ref` names.
+/// `schema`, or what its local `$ref` names ([`resolve_ref`]), followed to
+/// at most 32 references deep.
 fn resolve<'a>(schema: &'a Value, root: &'a Value, depth: usize) -> &'a Value {
-    let target = schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|reference| reference.strip_prefix("#/$defs/"))
-        .and_then(|name| root.get("$defs")?.get(name));
+    let target = schema.get("$ref").and_then(Value::as_str).and_then(|reference| resolve_ref(root, reference));
     match target {
         Some(target) if depth < 32 => resolve(target, root, depth + 1),
         _ => schema,

@@ -36,6 +36,7 @@ pub use budget::ResultBudget;
 pub use completion::{Completer, Completion, MAX_COMPLETIONS};
 pub use context::{CancellationToken, Context, LogLevel};
 pub(crate) use context::{Notifier, RequestInfo};
+pub use decode::decode_arguments;
 pub use errors::{
     AddToolError, CallError, CompleteError, DuplicatePrompt, DuplicateResource, DuplicateTool, InvalidCursor,
     UnenforceableSchema,
@@ -50,7 +51,7 @@ pub use resource::{
     Blob, FnResource, IntoContents, InvalidResource, Resource, ResourceError, ResourceFuture, ResourceRead,
     ResourceSpec,
 };
-pub use schema::{HeaderParam, client_compatible};
+pub use schema::{HeaderParam, client_compatible, resolve_ref};
 pub use set::{SharedToolSet, ToolSet};
 pub use started::StartedCall;
 pub use tool::{Tool, ToolFuture, ToolSpec};
