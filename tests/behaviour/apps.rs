@@ -5,7 +5,7 @@
 //! tools, so a client of 2024-11-05 or 2025-03-26 is not offered it.
 
 use codeagent::toolbox::ResourceSpec;
-use codeagent::{Code, Diff, Server, Table, Text, Toolbox};
+use codeagent::{Code, Diff, Json, Server, Table, Text, Toolbox};
 use serde_json::{Value, json};
 
 use super::{modern, modern_with, tool_names};
@@ -47,6 +47,12 @@ fn note() -> Text {
     Text::new("*noted*")
 }
 
+/// Structured output: its artifact is JSON as code, a rich kind.
+#[codeagent::tool]
+fn totals() -> Json<Vec<u32>> {
+    Json(vec![10, 7])
+}
+
 /// A plain tool: never a view.
 #[codeagent::tool]
 fn plain() -> String {
@@ -54,7 +60,7 @@ fn plain() -> String {
 }
 
 fn apps_server() -> Server {
-    let toolbox = Toolbox::new().tool(report).tool(snippet).tool(change).tool(note).tool(plain).resource(
+    let toolbox = Toolbox::new().tool(report).tool(snippet).tool(change).tool(note).tool(totals).tool(plain).resource(
         ResourceSpec::fixed("ui://tests/diff-view", "diff-view")
             .unwrap()
             .with_mime_type("text/html;profile=mcp-app")
@@ -85,6 +91,7 @@ fn expected_views() -> Vec<(String, Option<String>)> {
         ("snippet", None),
         ("change", Some("ui://tests/diff-view")),
         ("note", Some(VIEW)),
+        ("totals", Some(VIEW)),
         ("plain", None),
     ]
     .into_iter()
@@ -135,7 +142,7 @@ async fn a_client_that_does_not_declare_sees_no_trace_of_the_extension(transport
         let init = client.initialize(version).await;
         assert!(init["capabilities"].get("extensions").is_none(), "{transport} {version}: {init}");
         let list = client.result(1, "tools/list", json!({})).await;
-        assert_eq!(tool_names(&list), ["report", "snippet", "change", "note", "plain"]);
+        assert_eq!(tool_names(&list), ["report", "snippet", "change", "note", "totals", "plain"]);
         assert!(!list.to_string().contains("\"ui\""), "{transport} {version}: no _meta.ui: {list}");
         assert!(!list.to_string().contains("ui/resourceUri"), "{transport} {version}: {list}");
         let resources = client.result(2, "resources/list", json!({})).await;

@@ -71,7 +71,7 @@ def result_with(art, text="the portable value", **extra):
 
 def test_tools_with_a_rich_return_point_at_the_view(gallery):
     tools = gallery.tools()
-    for name in ["sales_table", "sales_history", "revenue_chart", "show_code", "show_diff"]:
+    for name in ["sales_table", "sales_history", "revenue_chart", "show_code", "show_diff", "region_stats"]:
         assert tools[name]["_meta"]["ui"]["resourceUri"] == "ui://codeagent/artifact", name
     for name in ["add", "greet", "divide"]:
         assert "ui" not in (tools[name].get("_meta") or {}), name

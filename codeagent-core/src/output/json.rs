@@ -35,6 +35,12 @@ impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
         let generator = SchemaSettings::draft2020_12().for_serialize().into_generator();
         Some(generator.into_root_schema_for::<T>().into())
     }
+
+    /// Its artifact is of the rich kind `code` (the JSON, pretty-printed), so
+    /// MCP Apps hosts show it in the built-in view, as every rich kind.
+    fn is_rich() -> bool {
+        true
+    }
 }
 
 /// The result for structured content: compact JSON as the value, the JSON as

@@ -65,8 +65,8 @@ pub trait IntoToolResult {
         None
     }
 
-    /// Whether this type lowers to a rich artifact (a table, an image, code or
-    /// a diff) that text alone does not show: an MCP Apps host shows such a
+    /// Whether this type lowers to a rich artifact (a table, an image, code,
+    /// `Json<T>`'s JSON as code, or a diff) that text alone does not show: an MCP Apps host shows such a
     /// tool's results in the built-in view ([`ui::APP_URI`](crate::ui::APP_URI))
     /// unless the tool says otherwise (`#[tool(ui = ...)]`).
     fn is_rich() -> bool
