@@ -65,4 +65,7 @@ async fn an_unreachable_server_is_an_error_naming_the_url() {
     let error = agent.run("hi", |_| {}).await.unwrap_err();
     assert!(matches!(error, AgentError::Unreachable { .. }), "{error:?}");
     assert!(error.to_string().starts_with(&format!("cannot reach {url}/v1/chat/completions: ")), "{error}");
+    // The HTTP client's error is kept, typed, as the cause.
+    let cause = std::error::Error::source(&error).expect("a cause");
+    assert!(cause.downcast_ref::<hyper_util::client::legacy::Error>().is_some(), "{cause:?}");
 }

@@ -155,8 +155,8 @@ impl ModelClient {
         let url = wire.url(&self.base_url, &self.model, request.stream);
         let body = Bytes::from(wire.body(request).to_string());
         let at_url = |error: AgentError| match error {
-            AgentError::Unreachable { url: empty, reason } if empty.is_empty() => {
-                AgentError::Unreachable { url: url.clone(), reason }
+            AgentError::Unreachable { url: empty, reason, source } if empty.is_empty() => {
+                AgentError::Unreachable { url: url.clone(), reason, source }
             }
             other => other,
         };

@@ -40,8 +40,11 @@ pub enum AgentError {
     Unreachable {
         /// The request's URL.
         url: String,
-        /// What went wrong.
+        /// What went wrong, with its causes.
         reason: String,
+        /// The HTTP client's error, typed, when there is one (none for a timeout).
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
     /// The provider answered with an HTTP error (after any retries).
     #[error("{url} answered HTTP {status}: {body}")]
@@ -67,7 +70,7 @@ pub enum AgentError {
     InsideRuntime,
     /// The async runtime of a blocking form could not be built.
     #[error("cannot start a runtime: {0}")]
-    Runtime(std::io::Error),
+    Runtime(#[source] std::io::Error),
 }
 
 fn not_offered(refused: &[NotStrict]) -> String {

@@ -76,8 +76,8 @@ impl Http {
                 .map_err(|error| AgentError::BadBaseUrl { url: url.to_owned(), reason: error.to_string() })?;
             let answer = tokio::time::timeout(ANSWER_TIMEOUT, self.client.request(request)).await;
             let response = match answer {
-                Err(_) => return Err(unreachable(url, format!("no answer within {ANSWER_TIMEOUT:?}"))),
-                Ok(Err(error)) => return Err(unreachable(url, describe(&error))),
+                Err(_) => return Err(unreachable(url, format!("no answer within {ANSWER_TIMEOUT:?}"), None)),
+                Ok(Err(error)) => return Err(unreachable(url, describe(&error), Some(Box::new(error)))),
                 Ok(Ok(response)) => response,
             };
             let status = response.status();
@@ -99,15 +99,17 @@ impl Http {
 
 /// The whole body of an answer (at most 64 MiB).
 pub(super) async fn read(response: Response<Incoming>) -> Result<Bytes, AgentError> {
-    Limited::new(response.into_body(), BODY_LIMIT)
-        .collect()
-        .await
-        .map(http_body_util::Collected::to_bytes)
-        .map_err(|error| AgentError::Unreachable { url: String::new(), reason: format!("reading the answer: {error}") })
+    Limited::new(response.into_body(), BODY_LIMIT).collect().await.map(http_body_util::Collected::to_bytes).map_err(
+        |error| AgentError::Unreachable {
+            url: String::new(),
+            reason: format!("reading the answer: {}", describe(&*error)),
+            source: Some(error),
+        },
+    )
 }
 
-fn unreachable(url: &str, reason: String) -> AgentError {
-    AgentError::Unreachable { url: url.to_owned(), reason }
+fn unreachable(url: &str, reason: String, source: Option<Box<dyn std::error::Error + Send + Sync>>) -> AgentError {
+    AgentError::Unreachable { url: url.to_owned(), reason, source }
 }
 
 /// An error with its causes, `a: b: c`.

@@ -19,8 +19,10 @@ pub(super) fn events(response: Response<Incoming>) -> impl Stream<Item = Result<
     use eventsource_stream::Eventsource;
     response.into_body().into_data_stream().eventsource().map(|event| match event {
         Ok(event) => Ok(SseEvent { name: event.event, data: event.data }),
-        Err(error) => {
-            Err(AgentError::Unreachable { url: String::new(), reason: format!("reading the stream: {error}") })
-        }
+        Err(error) => Err(AgentError::Unreachable {
+            url: String::new(),
+            reason: format!("reading the stream: {error}"),
+            source: Some(Box::new(error)),
+        }),
     })
 }

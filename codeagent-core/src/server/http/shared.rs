@@ -103,14 +103,15 @@ impl Shared {
     /// The record of session `id`, its expiry pushed back to `ttl`.
     pub(crate) async fn load(&self, id: &str, ttl: Duration) -> Result<Option<SessionRecord>, StoreError> {
         let Some(text) = self.store.get(&session_key(id), ttl).await? else { return Ok(None) };
-        serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|error| StoreError::new(format!("the record of session {id} in the store is not valid: {error}")))
+        serde_json::from_str(&text).map(Some).map_err(|error| {
+            StoreError::caused_by(format!("the record of session {id} in the store is not valid"), error)
+        })
     }
 
     /// Writes the record of session `id`, expiring `ttl` from now.
     pub(crate) async fn save(&self, id: &str, record: &SessionRecord, ttl: Duration) -> Result<(), StoreError> {
-        let text = serde_json::to_string(record).map_err(|error| StoreError::new(error.to_string()))?;
+        let text = serde_json::to_string(record)
+            .map_err(|error| StoreError::caused_by("a session record cannot be written as JSON", error))?;
         self.store.set(&session_key(id), text, ttl).await
     }
 
@@ -136,7 +137,8 @@ impl Shared {
     }
 
     async fn send(&self, message: &Bus) -> Result<(), StoreError> {
-        let text = serde_json::to_string(message).map_err(|error| StoreError::new(error.to_string()))?;
+        let text = serde_json::to_string(message)
+            .map_err(|error| StoreError::caused_by("a bus message cannot be written as JSON", error))?;
         self.store.publish(text).await
     }
 

@@ -31,6 +31,7 @@ mod redis;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::broadcast;
@@ -49,16 +50,66 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 /// out, it answered something unexpected). Requests that needed it get an
 /// error naming it; the server carries on and uses the store again on the
 /// next request.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct StoreError(pub String);
+///
+/// It carries its cause, typed, when there is one ([`source`](std::error::Error::source):
+/// the Redis error, the JSON error), and its message names the cause too, so a
+/// log line or a 503 says what went wrong without walking the chain.
+///
+/// ```
+/// use codeagent_core::server::store::StoreError;
+/// use std::error::Error as _;
+///
+/// let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+/// let error = StoreError::caused_by("the store is down", io);
+/// assert_eq!(error.to_string(), "the store is down: refused");
+/// assert_eq!(error.message(), "the store is down");
+/// assert!(error.source().unwrap().downcast_ref::<std::io::Error>().is_some());
+/// ```
+#[derive(Debug, Clone)]
+pub struct StoreError {
+    message: String,
+    source: Option<Arc<dyn std::error::Error + Send + Sync>>,
+}
 
 impl StoreError {
-    /// An error with `message`.
+    /// An error with `message` and no cause.
     pub fn new(message: impl Into<String>) -> StoreError {
-        StoreError(message.into())
+        StoreError { message: message.into(), source: None }
+    }
+
+    /// An error with `message`, caused by `source`.
+    pub fn caused_by(message: impl Into<String>, source: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+        StoreError { message: message.into(), source: Some(Arc::new(source)) }
+    }
+
+    /// What went wrong, without the cause.
+    pub fn message(&self) -> &str {
+        &self.message
     }
 }
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.source {
+            Some(source) => write!(f, "{}: {source}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|source| source as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl PartialEq for StoreError {
+    fn eq(&self, other: &StoreError) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for StoreError {}
 
 /// Values and lists with an expiry, and a message bus, shared by the
 /// instances of a server. Keys are plain strings chosen by codeagent (such as

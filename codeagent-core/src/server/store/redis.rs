@@ -57,8 +57,8 @@ impl std::fmt::Debug for RedisStore {
     }
 }
 
-fn failed(what: &str, error: &redis::RedisError) -> StoreError {
-    StoreError::new(format!("Redis {what} failed: {error}"))
+fn failed(what: &str, error: redis::RedisError) -> StoreError {
+    StoreError::caused_by(format!("Redis {what} failed"), error)
 }
 
 impl RedisStore {
@@ -66,13 +66,14 @@ impl RedisStore {
     /// `user:password@` when needed, or `rediss://` for TLS when redis-rs is
     /// built with it) and checks it answers.
     pub async fn connect(url: &str) -> Result<RedisStore, StoreError> {
-        let client = Client::open(url).map_err(|error| StoreError::new(format!("not a Redis URL `{url}`: {error}")))?;
+        let client =
+            Client::open(url).map_err(|error| StoreError::caused_by(format!("not a Redis URL `{url}`"), error))?;
         let config = ConnectionManagerConfig::new()
             .set_response_timeout(Some(RESPONSE_TIMEOUT))
             .set_connection_timeout(Some(CONNECT_TIMEOUT))
             .set_number_of_retries(1);
         let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
-            .map_err(|error| failed("connection setup", &error))?;
+            .map_err(|error| failed("connection setup", error))?;
         let store = RedisStore {
             client,
             connection,
@@ -104,12 +105,12 @@ impl RedisStore {
 
     async fn query<T: FromRedisValue>(&self, what: &str, command: Cmd) -> Result<T, StoreError> {
         let mut connection = self.connection.clone();
-        command.query_async(&mut connection).await.map_err(|error| failed(what, &error))
+        command.query_async(&mut connection).await.map_err(|error| failed(what, error))
     }
 
     async fn transaction<T: FromRedisValue>(&self, what: &str, pipeline: Pipeline) -> Result<T, StoreError> {
         let mut connection = self.connection.clone();
-        pipeline.query_async(&mut connection).await.map_err(|error| failed(what, &error))
+        pipeline.query_async(&mut connection).await.map_err(|error| failed(what, error))
     }
 
     /// Starts, once, the task that subscribes to the bus channel and hands
