@@ -30,7 +30,7 @@ use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 
-use child::{gallery, root, venv_python};
+use child::{gallery, root, venv_imports, venv_python};
 use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -57,13 +57,7 @@ fn chromium() -> PathBuf {
 fn missing_prerequisites() -> Vec<String> {
     let mut missing = Vec::new();
     let python = venv_python();
-    let playwright = python.is_file()
-        && Command::new(&python)
-            .args(["-c", "import playwright.sync_api, pytest"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
+    let playwright = venv_imports("playwright.sync_api, pytest");
     if !playwright {
         missing.push(format!("Playwright and pytest in {}", python.display()));
     }

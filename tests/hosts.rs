@@ -21,8 +21,8 @@ mod child;
 
 use std::io::Write;
 
-use child::{gallery, root, venv_python};
-use std::process::{Command, Stdio};
+use child::{gallery, root, venv_imports, venv_python};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// How long the six host runs may take together before they are killed
@@ -37,13 +37,7 @@ const INSTALL_HINT: &str = "run `bash tests/hosts/install.sh` (it installs Claud
 fn missing_prerequisites() -> Vec<String> {
     let mut missing = Vec::new();
     let python = venv_python();
-    let pytest = python.is_file()
-        && Command::new(&python)
-            .args(["-c", "import pytest"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
+    let pytest = venv_imports("pytest");
     if !pytest {
         missing.push(format!("pytest in {}", python.display()));
     }

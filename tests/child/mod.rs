@@ -58,6 +58,19 @@ pub(crate) fn venv_python() -> PathBuf {
     if cfg!(windows) { venv.join("Scripts").join("python.exe") } else { venv.join("bin").join("python") }
 }
 
+/// Whether the `.venv` Python imports `modules` (a comma-separated list).
+#[allow(dead_code, reason = "the interop tests, which share this module, check their clients otherwise")]
+pub(crate) fn venv_imports(modules: &str) -> bool {
+    let python = venv_python();
+    python.is_file()
+        && Command::new(&python)
+            .args(["-c", &format!("import {modules}")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+}
+
 /// The gallery example built next to the running test binary
 /// (`target/<profile>/deps/<test>-<hash>` -> `target/<profile>/examples/gallery`).
 pub(crate) fn gallery() -> PathBuf {

@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value};
 
+use super::schema::DATA_KEYWORDS;
+
 /// The formats of JSON Schema 2020-12 (its format vocabulary), which listings keep.
 const STANDARD: [&str; 19] = [
     "date-time",
@@ -26,9 +28,6 @@ const STANDARD: [&str; 19] = [
     "relative-json-pointer",
     "regex",
 ];
-
-/// Keywords whose values are data, not schemas: never rewritten.
-const DATA: [&str; 4] = ["enum", "const", "default", "examples"];
 
 /// `schema` with only standard `format`s: an integer format whose range is
 /// narrower than JSON's (`int8` to `int32`, `uint8` to `uint64`, `uint`)
@@ -75,7 +74,7 @@ fn rewrite(schema: &mut Value) {
                 }
             }
             for (key, value) in map.iter_mut() {
-                if !DATA.contains(&key.as_str()) {
+                if !DATA_KEYWORDS.contains(&key.as_str()) {
                     rewrite(value);
                 }
             }

@@ -16,7 +16,7 @@ pub(crate) fn remove_ordered(map: &mut Map<String, Value>, key: &str) -> Option<
     return map.remove(key);
 }
 /// Keywords whose values are data, not schemas: never searched for anchors.
-const DATA_KEYWORDS: [&str; 4] = ["enum", "const", "default", "examples"];
+pub(crate) const DATA_KEYWORDS: [&str; 4] = ["enum", "const", "default", "examples"];
 
 /// The subschema a local `$ref` names in `root`, for every part of codeagent
 /// that follows references (argument checking, decoding, the
