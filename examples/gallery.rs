@@ -12,9 +12,10 @@
 use std::time::Duration;
 
 use codeagent::Server;
+use codeagent::completion::Completer;
 use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent};
 use codeagent::prelude::*;
-use codeagent::toolbox::{Completer, PromptArgument, PromptMessage, PromptSpec};
+use codeagent::prompts::{PromptArgument, PromptMessage, PromptSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -2,12 +2,13 @@
 
 pub use codeagent_core::mcp::ProtocolVersion;
 pub use codeagent_core::server::{Serve, Server};
-pub use codeagent_core::toolbox::{CallError, Context, LogLevel, State, Tool, ToolSet, Toolbox};
+pub use codeagent_core::toolbox::{Context, Toolbox};
 pub use codeagent_core::{
     Artifact, ArtifactRef, Channels, Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Kind, Output, Status,
     Table, Text, ToolError, ToolResult, ToolResultEvent, Versions,
 };
 pub use codeagent_core::{access, artifact, display, mcp, output, result, server, toolbox, ui, uri_template};
+pub use codeagent_core::{ask, completion, prompts, resources, schema, tools};
 
 /// Tool definitions for LLM APIs made from a toolbox (feature `provider`).
 #[cfg(feature = "provider")]
@@ -48,8 +49,10 @@ pub mod guide {
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
 pub mod prelude {
     pub use codeagent_core::mcp::ProtocolVersion;
+    pub use codeagent_core::resources::ResourceSpec;
     pub use codeagent_core::server::Serve;
-    pub use codeagent_core::toolbox::{Context, ResourceSpec, State, Toolbox};
+    pub use codeagent_core::toolbox::{Context, Toolbox};
+    pub use codeagent_core::tools::State;
     pub use codeagent_core::{
         Channels, Code, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult,
     };
@@ -68,12 +71,11 @@ pub mod __private {
         Injected, ToolParam, annotations, check, decode_arguments, run_blocking, run_inline,
     };
     pub use codeagent_core::IntoToolResult;
+    pub use codeagent_core::completion::Completer;
     pub use codeagent_core::mcp::{Icon, ToolAnnotations};
-    pub use codeagent_core::toolbox::{
-        Completer, Prompt, PromptFuture, PromptGet, PromptSpec, Resource, ResourceError, ResourceFuture, ResourceRead,
-        ResourceSpec,
-    };
-    pub use codeagent_core::toolbox::{ResultBudget, Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
+    pub use codeagent_core::prompts::{Prompt, PromptFuture, PromptGet, PromptSpec};
+    pub use codeagent_core::resources::{Resource, ResourceError, ResourceFuture, ResourceRead, ResourceSpec};
+    pub use codeagent_core::tools::{ResultBudget, Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
     pub use core::env;
     pub use core::future::Future;
     pub use core::marker::Send;

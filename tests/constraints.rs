@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use codeagent::prelude::*;
-use codeagent::toolbox::{AddToolError, Tool, ToolCall, ToolFuture, ToolSpec};
+use codeagent::tools::{AddToolError, Tool, ToolCall, ToolFuture, ToolSpec};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -157,20 +157,20 @@ fn toolbox() -> Toolbox {
 }
 
 async fn error(name: &str, arguments: Value) -> String {
-    let result = toolbox().call(name, arguments).await.expect("the call starts");
+    let result = toolbox().tools().call(name, arguments).await.expect("the call starts");
     assert!(result.is_error(), "{name} should fail, gave {}", result.value());
     result.value().to_owned()
 }
 
 async fn ok(name: &str, arguments: Value) -> String {
-    let result = toolbox().call(name, arguments).await.expect("the call starts");
+    let result = toolbox().tools().call(name, arguments).await.expect("the call starts");
     assert!(!result.is_error(), "{name} should succeed, gave {}", result.value());
     result.value().to_owned()
 }
 
 #[tokio::test]
 async fn a_pattern_is_enforced() {
-    let schema = toolbox().definition("code").unwrap().input_schema;
+    let schema = toolbox().tools().definition("code").unwrap().input_schema;
     assert_eq!(schema["properties"]["code"]["pattern"], "^[0-9]+$");
     assert_eq!(ok("code", json!({"code": "0042"})).await, "0042");
     assert_eq!(
@@ -181,7 +181,7 @@ async fn a_pattern_is_enforced() {
 
 #[tokio::test]
 async fn unique_items_are_enforced_though_serde_would_dedupe() {
-    let schema = toolbox().definition("numbers").unwrap().input_schema;
+    let schema = toolbox().tools().definition("numbers").unwrap().input_schema;
     assert_eq!(schema["properties"]["numbers"]["uniqueItems"], true);
     assert_eq!(ok("numbers", json!({"numbers": [1, 2]})).await, "2");
     assert_eq!(
@@ -240,7 +240,7 @@ async fn const_and_enum_are_enforced() {
 
 #[tokio::test]
 async fn a_tagged_enum_checks_the_variant_its_tag_names() {
-    let schema = toolbox().definition("draw").unwrap().input_schema;
+    let schema = toolbox().tools().definition("draw").unwrap().input_schema;
     assert!(schema["$defs"]["Shape"]["oneOf"].is_array(), "{schema}");
     assert!(schema["$defs"]["Limit"]["anyOf"].is_array(), "{schema}");
     assert_eq!(ok("draw", json!({"shape": {"kind": "square", "side": 2}})).await, "4 none");
@@ -286,7 +286,7 @@ async fn dependent_required_is_enforced() {
 
 #[test]
 fn an_unenforceable_format_is_refused_when_the_toolbox_is_built() {
-    let error = Toolbox::new().try_add(mail).unwrap_err();
+    let error = Toolbox::new().tools().try_add(mail).unwrap_err();
     let AddToolError::Unenforceable(refusal) = &error else {
         panic!("expected a schema refusal, got {error:?}");
     };
@@ -309,18 +309,18 @@ fn a_hand_made_tool_with_an_unknown_keyword_is_refused() {
     let toolbox = Toolbox::new();
     let spec = ToolSpec::new::<Loose>("loose");
     assert!(spec.schema_problem().is_some());
-    let error = toolbox.try_add(Manual(spec)).unwrap_err();
+    let error = toolbox.tools().try_add(Manual(spec)).unwrap_err();
     assert_eq!(
         error.to_string(),
         "the tool `loose` cannot be added: its input schema's `unevaluatedProperties` at # \
          is a keyword argument checking does not enforce: remove it, or check the value in the tool"
     );
-    assert!(toolbox.is_empty());
+    assert!(toolbox.tools().is_empty());
 }
 
 #[test]
 fn a_hand_made_tool_whose_pattern_does_not_compile_is_refused() {
-    let error = Toolbox::new().try_add(Manual(ToolSpec::new::<Lookahead>("lookahead"))).unwrap_err();
+    let error = Toolbox::new().tools().try_add(Manual(ToolSpec::new::<Lookahead>("lookahead"))).unwrap_err();
     let message = error.to_string();
     assert!(
         message.starts_with(
@@ -334,7 +334,7 @@ fn a_hand_made_tool_whose_pattern_does_not_compile_is_refused() {
 #[test]
 fn a_duplicate_name_is_still_its_own_error() {
     let toolbox = Toolbox::new().tool(code);
-    let error = toolbox.try_add(code).unwrap_err();
+    let error = toolbox.tools().try_add(code).unwrap_err();
     assert!(matches!(error, AddToolError::Duplicate(_)));
     assert_eq!(error.to_string(), "the toolbox already has a tool named `code`; tool names must be unique");
 }
@@ -350,8 +350,8 @@ async fn a_hand_made_tool_with_a_plain_schema_is_added_and_called() {
     let toolbox = Toolbox::new();
     let spec = ToolSpec::new::<Plain>("plain");
     assert_eq!(spec.schema_problem(), None);
-    toolbox.try_add(Manual(spec)).unwrap();
-    assert_eq!(toolbox.call("plain", json!({"name": "x"})).await.unwrap().value(), "called");
+    toolbox.tools().try_add(Manual(spec)).unwrap();
+    assert_eq!(toolbox.tools().call("plain", json!({"name": "x"})).await.unwrap().value(), "called");
 }
 
 /// Arguments whose schema is written by hand: every way a local `$ref` can
@@ -395,7 +395,7 @@ impl Tool for Decoding {
     }
 
     fn call(&self, mut call: ToolCall) -> ToolFuture {
-        let decoded = codeagent::toolbox::decode_arguments::<Referring>(&self.0, &mut call);
+        let decoded = codeagent::tools::decode_arguments::<Referring>(&self.0, &mut call);
         Box::pin(async move { decoded.map(|_| "decoded").into_tool_result() })
     }
 }
@@ -410,19 +410,22 @@ async fn references_resolve_alike_in_checking_and_in_the_client_compatible_form(
         (json!({"by_old_pointer": "x1"}), "`by_old_pointer`"),
         (json!({"by_anchor": "lower"}), "`by_anchor`"),
     ] {
-        let result = toolbox.call("referring", arguments.clone()).await.unwrap();
+        let result = toolbox.tools().call("referring", arguments.clone()).await.unwrap();
         assert!(result.is_error() && result.value().contains(problem), "{arguments}: {}", result.value());
     }
-    let fine = toolbox.call("referring", json!({"by_pointer": "abc", "by_old_pointer": "12", "by_anchor": "UP"})).await;
+    let fine = toolbox
+        .tools()
+        .call("referring", json!({"by_pointer": "abc", "by_old_pointer": "12", "by_anchor": "UP"}))
+        .await;
     assert!(!fine.unwrap().is_error());
     // The client-compatible form inlines the same targets and keeps no definitions.
-    let inlined = codeagent::toolbox::client_compatible(&spec.definition().input_schema);
+    let inlined = codeagent::schema::client_compatible(&spec.definition().input_schema);
     assert_eq!(inlined["properties"]["by_pointer"], json!({"type": "string", "maxLength": 3}));
     assert_eq!(inlined["properties"]["by_old_pointer"], json!({"type": "string", "pattern": "^[0-9]+$"}));
     assert_eq!(inlined["properties"]["by_anchor"]["pattern"], "^[A-Z]+$");
     assert!(inlined.get("$defs").is_none() && inlined.get("definitions").is_none(), "{inlined}");
     // The 2026-07-28 listing states the schema as written.
-    let listed = toolbox.list_tools(None).unwrap().to_wire(ProtocolVersion::V2026_07_28);
+    let listed = toolbox.tools().list(None).unwrap().to_wire(ProtocolVersion::V2026_07_28);
     assert_eq!(listed["tools"][0]["inputSchema"]["properties"]["by_anchor"], json!({"$ref": "#upper"}));
     assert_eq!(listed["tools"][0]["inputSchema"]["$defs"]["Upper"]["$anchor"], "upper");
 }

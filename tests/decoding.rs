@@ -1,13 +1,13 @@
-//! Every way a call's arguments can fail to decode, through `Toolbox::call`:
+//! Every way a call's arguments can fail to decode, through `toolbox.tools().call`:
 //! protocol-level problems are `Err(CallError)`, argument problems are error
 //! results (`is_error()`) whose message names the field, so a model can fix
 //! its call. A panicking tool is an error result too, and the toolbox lives on.
 
 use std::future::Future as _;
 
-use codeagent::CallError;
 use codeagent::prelude::*;
-use codeagent::toolbox::UnknownArguments;
+use codeagent::tools::CallError;
+use codeagent::tools::UnknownArguments;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -105,7 +105,7 @@ fn strict() -> Toolbox {
 /// Calls `name` in the [`strict`] toolbox and returns the message of the
 /// error result it must give.
 async fn error(name: &str, arguments: impl Into<Option<Value>>) -> String {
-    let result = strict().call(name, arguments).await.expect("the call starts");
+    let result = strict().tools().call(name, arguments).await.expect("the call starts");
     assert!(result.is_error(), "{name} should fail, gave {}", result.value());
     result.value().to_owned()
 }
@@ -113,7 +113,7 @@ async fn error(name: &str, arguments: impl Into<Option<Value>>) -> String {
 /// Calls `name` in the [`strict`] toolbox and returns the value of the
 /// successful result.
 async fn ok(name: &str, arguments: impl Into<Option<Value>>) -> String {
-    let result = strict().call(name, arguments).await.expect("the call starts");
+    let result = strict().tools().call(name, arguments).await.expect("the call starts");
     assert!(!result.is_error(), "{name} should succeed, gave {}", result.value());
     result.value().to_owned()
 }
@@ -132,7 +132,7 @@ async fn arguments_that_are_not_an_object_are_a_call_error() {
     for (arguments, found) in
         [(json!([1, 2]), "an array"), (json!("a=1"), "a string"), (json!(3), "a number"), (json!(true), "a boolean")]
     {
-        let error = toolbox().call("add", arguments).await.unwrap_err();
+        let error = toolbox().tools().call("add", arguments).await.unwrap_err();
         assert_eq!(error, CallError::ArgumentsNotAnObject { tool: "add".to_owned(), found });
         assert_eq!(
             error.to_string(),
@@ -143,7 +143,7 @@ async fn arguments_that_are_not_an_object_are_a_call_error() {
 
 #[tokio::test]
 async fn an_unknown_tool_is_a_call_error() {
-    let error = toolbox().call("subtract", json!({})).await.unwrap_err();
+    let error = toolbox().tools().call("subtract", json!({})).await.unwrap_err();
     assert_eq!(error, CallError::UnknownTool("subtract".to_owned()));
     assert_eq!(error.to_string(), "Unknown tool: subtract");
 }
@@ -188,14 +188,14 @@ async fn a_missing_required_field() {
 #[tokio::test]
 async fn unknown_fields_are_dropped_by_default() {
     // Gemini CLI adds `wait_for_previous` to every tool and forwards it.
-    let result = toolbox().call("add", json!({"a": 1, "b": 2, "wait_for_previous": true})).await.unwrap();
+    let result = toolbox().tools().call("add", json!({"a": 1, "b": 2, "wait_for_previous": true})).await.unwrap();
     assert!(!result.is_error(), "{}", result.value());
     assert_eq!(result.value(), "3");
     // An injected parameter sent by a client is dropped too: the server's own is used.
-    let result = toolbox().call("logged", json!({"message": "hi", "ctx": {"meta": 1}})).await.unwrap();
+    let result = toolbox().tools().call("logged", json!({"message": "hi", "ctx": {"meta": 1}})).await.unwrap();
     assert_eq!((result.is_error(), result.value()), (false, "hi"));
     // The listing still refuses them, for LLM APIs with strict schemas.
-    assert_eq!(toolbox().definition("add").unwrap().input_schema["additionalProperties"], false);
+    assert_eq!(toolbox().tools().definition("add").unwrap().input_schema["additionalProperties"], false);
     assert_eq!(toolbox().unknown_arguments(), UnknownArguments::Drop);
 }
 
@@ -206,9 +206,9 @@ async fn unknown_fields_are_refused_when_the_toolbox_says_so() {
         "Invalid arguments for tool add: `c`: unknown field `c`, expected `a` or `b`"
     );
     assert_eq!(ok("lenient", json!({"a": 1, "b": 2, "c": {"d": []}})).await, "1");
-    let schema = toolbox().definition("lenient").unwrap().input_schema;
+    let schema = toolbox().tools().definition("lenient").unwrap().input_schema;
     assert!(schema.get("additionalProperties").is_none());
-    let strict = toolbox().definition("add").unwrap().input_schema;
+    let strict = toolbox().tools().definition("add").unwrap().input_schema;
     assert_eq!(strict["additionalProperties"], false);
 }
 
@@ -274,14 +274,14 @@ async fn a_client_cannot_send_an_injected_parameter() {
 async fn a_panicking_tool_is_an_error_result_and_the_toolbox_lives_on() {
     let toolbox = toolbox();
     for name in ["boom", "boom_async"] {
-        let failed = toolbox.call(name, json!({"fail": true})).await.unwrap();
+        let failed = toolbox.tools().call(name, json!({"fail": true})).await.unwrap();
         assert!(failed.is_error());
         let message = if name == "boom" { "boom" } else { "async boom: 2" };
         assert_eq!(failed.value(), format!("The tool failed unexpectedly (it panicked: {message})"));
-        let fine = toolbox.call(name, json!({"fail": false})).await.unwrap();
+        let fine = toolbox.tools().call(name, json!({"fail": false})).await.unwrap();
         assert_eq!((fine.value(), fine.is_error()), ("fine", false));
     }
-    assert_eq!(toolbox.call("add", json!({"a": 1, "b": 2})).await.unwrap().value(), "3");
+    assert_eq!(toolbox.tools().call("add", json!({"a": 1, "b": 2})).await.unwrap().value(), "3");
 }
 
 #[test]
@@ -289,7 +289,7 @@ fn a_panicking_tool_without_a_runtime() {
     // Outside tokio, a sync tool runs in place, when the call is first polled:
     // the panic is still caught.
     let toolbox = toolbox();
-    let mut call = std::pin::pin!(toolbox.call("boom", json!({"fail": true})));
+    let mut call = std::pin::pin!(toolbox.tools().call("boom", json!({"fail": true})));
     let mut context = std::task::Context::from_waker(std::task::Waker::noop());
     let std::task::Poll::Ready(result) = call.as_mut().poll(&mut context) else {
         panic!("a sync tool outside a runtime is ready at once");

@@ -252,7 +252,7 @@ async fn legacy_get_stream_receives_list_changed() {
         // a change made right after the headers arrive can be missed (without
         // this pause 3 runs in 40 missed the notification).
         tokio::time::sleep(Duration::from_millis(200)).await;
-        served.toolbox.try_add(late).expect("adding a tool");
+        served.toolbox.tools().try_add(late).expect("adding a tool");
         let note = stream.next_message().await.expect("a notification on the GET stream");
         check_notification(V2025_11, &note);
         assert_eq!(note["method"], "notifications/tools/list_changed");

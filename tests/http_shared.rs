@@ -218,7 +218,7 @@ async fn a_resource_update_on_one_instance_reaches_a_stream_on_the_other() {
         // The GET handler subscribes in a task of its own: update until heard.
         let heard = tokio::time::timeout(WAIT, async {
             loop {
-                a.toolbox.notify_resource_updated("file:///notes.txt");
+                a.toolbox.resources().notify_updated("file:///notes.txt");
                 if let Ok(Some(message)) = tokio::time::timeout(Duration::from_millis(200), stream.next_message()).await
                 {
                     break message;
@@ -312,7 +312,7 @@ async fn while_the_store_is_down_requests_get_503_naming_it_and_then_recover() {
 /// Two instances sharing a store, results over 1 KiB of portable text kept.
 async fn budgeted_pair() -> (Endpoint, Endpoint) {
     let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
-    let budget = codeagent::toolbox::ResultBudget::new().with_value_bytes(1024);
+    let budget = codeagent::tools::ResultBudget::new().with_value_bytes(1024);
     let server = || instance().with_result_budget(budget);
     let first = start(server(), HttpOptions::new().with_store(Arc::clone(&store))).await;
     let second = start(server(), HttpOptions::new().with_store(store)).await;
@@ -350,7 +350,7 @@ async fn a_listen_stream_on_one_instance_hears_a_change_made_on_the_other() {
         let mut stream = modern_post(b.addr, &listen).send().await.sse();
         let acknowledged = stream.next_message().await.expect("the acknowledgement");
         assert_eq!(acknowledged["method"], "notifications/subscriptions/acknowledged", "{acknowledged}");
-        a.toolbox.try_add(common::tools::late).expect("adding a tool on the first instance");
+        a.toolbox.tools().try_add(common::tools::late).expect("adding a tool on the first instance");
         let note = stream.next_message().await.expect("the change, heard on the second instance");
         check_notification(V2026, &note);
         assert_eq!(note["method"], "notifications/tools/list_changed");

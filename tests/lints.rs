@@ -140,14 +140,14 @@ async fn every_tool_is_listed_and_callable() {
         .tool(table)
         .tool(version)
         .tool(r#type)
-        .tools(Counter { hits: AtomicU64::new(0) })
+        .tool_set(Counter { hits: AtomicU64::new(0) })
         .with_state(Config { greeting: "Hello".to_owned() });
-    assert_eq!(toolbox.names(), ["everything", "notify", "table", "version", "type", "hit", "read"]);
+    assert_eq!(toolbox.tools().names(), ["everything", "notify", "table", "version", "type", "hit", "read"]);
 
     let arguments = json!({
         "count": 2, "label": "x", "items": [1, 2], "unit": "c", "point": {"x": 3.0, "y": 4.0}, "top-n": 3
     });
-    let result = toolbox.call("everything", arguments).await.unwrap();
+    let result = toolbox.tools().call("everything", arguments).await.unwrap();
     assert!(!result.is_error(), "{}", result.value());
     let value: Value = serde_json::from_str(result.value()).unwrap();
     assert_eq!(value["label"], "Hello x");
@@ -162,11 +162,11 @@ async fn every_tool_is_listed_and_callable() {
         ("read", Value::Null, "2"),
     ];
     for (name, arguments, expected) in calls {
-        let result = toolbox.call(name, arguments).await.unwrap();
+        let result = toolbox.tools().call(name, arguments).await.unwrap();
         assert_eq!((result.value(), result.is_error()), (expected, false), "{name}");
     }
     // (`let table = ...` would be a pattern: `table` is the tool's unit struct.)
-    let rows = toolbox.call("table", json!({"rows": [{"x": 1.0, "y": 2.0}]})).await.unwrap();
+    let rows = toolbox.tools().call("table", json!({"rows": [{"x": 1.0, "y": 2.0}]})).await.unwrap();
     assert_eq!(rows.artifact().unwrap().kind_name(), "table");
 }
 
@@ -223,11 +223,11 @@ async fn lint_async_prompt(topic: String) -> Text {
 #[tokio::test]
 async fn resources_and_prompts_expand_lint_clean() {
     let toolbox = Toolbox::new().resource(lint_notes).resource(lint_page).prompt(lint_prompt).prompt(lint_async_prompt);
-    assert_eq!(toolbox.read_resource("file:///lint.txt").await.unwrap().len(), 1);
-    assert_eq!(toolbox.read_resource("lint://3/page?q=x").await.unwrap().len(), 1);
-    let messages = toolbox.get_prompt("lint_prompt", [("path", "a")]).await.unwrap();
+    assert_eq!(toolbox.resources().read("file:///lint.txt").await.unwrap().len(), 1);
+    assert_eq!(toolbox.resources().read("lint://3/page?q=x").await.unwrap().len(), 1);
+    let messages = toolbox.prompts().get("lint_prompt", [("path", "a")]).await.unwrap();
     assert_eq!(messages[0].text(), Some("a "));
-    assert_eq!(toolbox.get_prompt("lint_async_prompt", [("topic", "t")]).await.unwrap().len(), 1);
+    assert_eq!(toolbox.prompts().get("lint_async_prompt", [("topic", "t")]).await.unwrap().len(), 1);
     assert_eq!(lint_notes(), "lint");
     assert_eq!(lint_prompt("p".to_owned(), None, &Context::detached()), "p ");
 }

@@ -1,6 +1,6 @@
 //! Tool definitions for LLM APIs (`codeagent::provider`): their shapes,
 //! the strict forms and the tools refused from them, strict-form arguments
-//! (`null` for an absent optional) decoding through `Toolbox::call`, and —
+//! (`null` for an absent optional) decoding through `toolbox.tools().call`, and —
 //! ignored by default — every definition validated against the providers' own
 //! SDK request types by `tests/providers/check_definitions.py`.
 
@@ -161,7 +161,7 @@ fn each_provider_gets_its_own_shape() {
 
     let gemini = provider::tools(&toolbox, Provider::Gemini, Strictness::Lenient).unwrap();
     let declarations = gemini.tools["functionDeclarations"].as_array().unwrap();
-    assert_eq!(declarations.len(), toolbox.len());
+    assert_eq!(declarations.len(), toolbox.tools().len());
     assert_eq!(declarations[4]["name"], "search.points", "Gemini takes dots");
     let schema = declarations[4]["parametersJsonSchema"].to_string();
     assert!(!schema.contains("$schema") && !schema.contains("$ref") && !schema.contains("$defs"), "{schema}");
@@ -234,7 +234,7 @@ fn tools_without_a_strict_form_are_each_reported_by_name() {
         assert!(provider::tools(&everything(), provider, Strictness::Lenient).is_ok());
     }
     let refused = provider::tools(&strictable(), Provider::Gemini, Strictness::Strict).unwrap_err();
-    assert_eq!(refused.len(), strictable().len());
+    assert_eq!(refused.len(), strictable().tools().len());
     assert!(refused.iter().all(|NotStrict { reason, .. }| reason.contains("no strict mode")));
 }
 
@@ -243,26 +243,27 @@ async fn strict_form_nulls_decode_as_absent() {
     let toolbox = strictable();
     let arguments = json!({"origin": {"x": 1.0, "y": 2.0, "label": null}, "tags": [], "paging": null,
         "extra": null, "limit": null});
-    let result = toolbox.call("search.points", arguments).await.unwrap();
+    let result = toolbox.tools().call("search.points", arguments).await.unwrap();
     assert!(!result.is_error(), "{}", text(&result));
     assert!(text(&result).contains("3 None 0 None [] 10"), "{}", text(&result));
 
     let nested = json!({"origin": {"x": 1.0, "y": 2.0, "label": "o"}, "tags": ["a"],
         "paging": {"size": null, "page": null}, "extra": [{"x": 0.0, "y": 0.0, "label": null}], "limit": 3});
-    let result = toolbox.call("search.points", nested).await.unwrap();
+    let result = toolbox.tools().call("search.points", nested).await.unwrap();
     assert!(text(&result).contains(r#"3 Some(\"o\") 1 Some((10, 0)) [None] 3"#), "{}", text(&result));
 
-    let result = toolbox.call("sales", json!({"region": null})).await.unwrap();
+    let result = toolbox.tools().call("sales", json!({"region": null})).await.unwrap();
     assert!(text(&result).contains("None"), "{}", text(&result));
 }
 
 #[tokio::test]
 async fn a_null_for_a_required_argument_still_fails_as_before() {
     let toolbox = strictable();
-    let result = toolbox.call("add", json!({"a": null, "b": 1})).await.unwrap();
+    let result = toolbox.tools().call("add", json!({"a": null, "b": 1})).await.unwrap();
     assert!(result.is_error());
     assert!(text(&result).contains("`a`: invalid type: null, expected i64"), "{}", text(&result));
-    let result = toolbox.call("search.points", json!({"origin": {"x": null, "y": 1.0}, "tags": []})).await.unwrap();
+    let result =
+        toolbox.tools().call("search.points", json!({"origin": {"x": null, "y": 1.0}, "tags": []})).await.unwrap();
     assert!(text(&result).contains("`origin.x`: invalid type: null"), "{}", text(&result));
 }
 

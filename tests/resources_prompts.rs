@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use codeagent::mcp::ResourceContents;
 use codeagent::prelude::*;
-use codeagent::toolbox::{PromptError, ResourceError};
+use codeagent::prompts::PromptError;
+use codeagent::resources::ResourceError;
 
 /// The notes.
 #[resource(uri = "file:///notes.txt", mime_type = "text/plain", size = 5)]
@@ -52,8 +53,8 @@ fn review(
 
 /// Summarize, asynchronously.
 #[prompt(name = "summary")]
-async fn r#summarize(r#type: String) -> Result<Vec<codeagent::toolbox::PromptMessage>, String> {
-    Ok(vec![codeagent::toolbox::PromptMessage::user(format!("Summarize the {type}."))])
+async fn r#summarize(r#type: String) -> Result<Vec<codeagent::prompts::PromptMessage>, String> {
+    Ok(vec![codeagent::prompts::PromptMessage::user(format!("Summarize the {type}."))])
 }
 
 fn toolbox() -> Toolbox {
@@ -76,7 +77,7 @@ fn the_functions_stay_callable() {
 #[test]
 fn resources_and_prompts_are_listed_from_the_functions() {
     let toolbox = toolbox();
-    let specs = toolbox.resource_specs();
+    let specs = toolbox.resources().specs();
     assert_eq!(specs.iter().map(ResourceSpec::name).collect::<Vec<_>>(), ["notes", "profile", "source"]);
     assert_eq!(specs[0].uri(), Some("file:///notes.txt"));
     assert_eq!(specs[0].mime_type(), Some("text/plain"));
@@ -86,7 +87,7 @@ fn resources_and_prompts_are_listed_from_the_functions() {
     assert_eq!(wire["size"], 5);
     assert_eq!(specs[1].to_wire(ProtocolVersion::LATEST)["title"], "Profile");
 
-    let prompts = toolbox.prompt_specs();
+    let prompts = toolbox.prompts().specs();
     assert_eq!(prompts.iter().map(|spec| spec.name()).collect::<Vec<_>>(), ["review", "summary"]);
     let spec = &prompts[0];
     assert_eq!(spec.description(), Some("Review a change."));
@@ -99,7 +100,7 @@ fn resources_and_prompts_are_listed_from_the_functions() {
 
 #[tokio::test]
 async fn a_fixed_uri_is_read() {
-    let contents = toolbox().read_resource("file:///notes.txt").await.unwrap();
+    let contents = toolbox().resources().read("file:///notes.txt").await.unwrap();
     assert_eq!(text(&contents), "hello");
     assert_eq!(contents[0].uri(), "file:///notes.txt");
 }
@@ -107,45 +108,45 @@ async fn a_fixed_uri_is_read() {
 #[tokio::test]
 async fn template_variables_are_parsed_into_the_parameters() {
     let toolbox = toolbox();
-    let contents = toolbox.read_resource("users://42/profile").await.unwrap();
+    let contents = toolbox.resources().read("users://42/profile").await.unwrap();
     assert_eq!(text(&contents), "user 42 (all)");
-    let contents = toolbox.read_resource("users://42/profile?fields=name").await.unwrap();
+    let contents = toolbox.resources().read("users://42/profile?fields=name").await.unwrap();
     assert_eq!(text(&contents), "user 42 (name)");
-    let contents = toolbox.read_resource("file:///src/lib/main.rs").await.unwrap();
+    let contents = toolbox.resources().read("file:///src/lib/main.rs").await.unwrap();
     assert_eq!(text(&contents), "// lib/main.rs");
 }
 
 #[tokio::test]
 async fn a_value_that_does_not_parse_fails_the_read_naming_the_variable() {
-    let error = toolbox().read_resource("users://abc/profile").await.unwrap_err();
+    let error = toolbox().resources().read("users://abc/profile").await.unwrap_err();
     let ResourceError::Failed(message) = error else { panic!("{error:?}") };
     assert!(message.contains("`abc`") && message.contains("`id`"), "{message}");
 }
 
 #[tokio::test]
 async fn an_error_returned_fails_the_read_with_its_message() {
-    let error = toolbox().read_resource("file:///src/notes.md").await.unwrap_err();
+    let error = toolbox().resources().read("file:///src/notes.md").await.unwrap_err();
     assert_eq!(error, ResourceError::failed("notes.md is not Rust"));
 }
 
 #[tokio::test]
 async fn a_prompt_gets_its_arguments() {
     let toolbox = toolbox();
-    let messages = toolbox.get_prompt("review", [("path", "src/lib.rs")]).await.unwrap();
+    let messages = toolbox.prompts().get("review", [("path", "src/lib.rs")]).await.unwrap();
     assert_eq!(messages[0].text(), Some("Please review src/lib.rs (any language)."));
-    let messages = toolbox.get_prompt("review", [("path", "a.rb"), ("language", "ruby")]).await.unwrap();
+    let messages = toolbox.prompts().get("review", [("path", "a.rb"), ("language", "ruby")]).await.unwrap();
     assert_eq!(messages[0].text(), Some("Please review a.rb (ruby)."));
-    let messages = toolbox.get_prompt("summary", [("type", "diff")]).await.unwrap();
+    let messages = toolbox.prompts().get("summary", [("type", "diff")]).await.unwrap();
     assert_eq!(messages[0].text(), Some("Summarize the diff."));
 }
 
 #[tokio::test]
 async fn a_missing_or_unknown_argument_is_refused_naming_it() {
     let toolbox = toolbox();
-    let missing = toolbox.get_prompt("review", [("language", "rust")]).await.unwrap_err();
+    let missing = toolbox.prompts().get("review", [("language", "rust")]).await.unwrap_err();
     assert!(matches!(&missing, PromptError::MissingArgument { argument, .. } if argument == "path"), "{missing:?}");
     assert!(missing.to_string().contains("`path`"));
-    let unknown = toolbox.get_prompt("review", [("path", "a"), ("lang", "rust")]).await.unwrap_err();
+    let unknown = toolbox.prompts().get("review", [("path", "a"), ("lang", "rust")]).await.unwrap_err();
     assert!(matches!(&unknown, PromptError::UnknownArgument { argument, .. } if argument == "lang"), "{unknown:?}");
     assert!(unknown.is_invalid_params());
 }
@@ -153,8 +154,8 @@ async fn a_missing_or_unknown_argument_is_refused_naming_it() {
 #[test]
 fn a_completed_argument_offers_values() {
     let toolbox = toolbox();
-    let completion = toolbox.complete_prompt("review", "language", "r", &BTreeMap::new()).unwrap();
+    let completion = toolbox.prompts().complete("review", "language", "r", &BTreeMap::new()).unwrap();
     assert_eq!(completion.values, ["rust", "ruby"]);
-    let none = toolbox.complete_prompt("review", "path", "s", &BTreeMap::new()).unwrap();
+    let none = toolbox.prompts().complete("review", "path", "s", &BTreeMap::new()).unwrap();
     assert!(none.values.is_empty());
 }

@@ -588,11 +588,11 @@ async fn legacy_clients_hear_list_changed_after_initialized() {
     let mut client = Client::start(Server::new(served.clone()));
     client.result("init", "initialize", init_params("2025-06-18")).await;
     // Not yet initialized: nothing is announced.
-    served.try_add(late).unwrap();
+    served.tools().try_add(late).unwrap();
     client.assert_quiet(QUIET).await;
     client.notify("notifications/initialized", json!({})).await;
     client.sync().await;
-    served.try_add(later).unwrap();
+    served.tools().try_add(later).unwrap();
     let note = client.recv().await;
     assert_eq!(note["method"], "notifications/tools/list_changed", "{note}");
     assert!(note.pointer(&format!("/params/_meta/{}", SUBSCRIPTION_ID_KEY.replace('/', "~1"))).is_none(), "{note}");
@@ -601,7 +601,7 @@ async fn legacy_clients_hear_list_changed_after_initialized() {
     let result = client.result(2, "tools/call", call_params("later", json!({}))).await;
     assert_eq!(text(&result), "later");
     // Removing a tool is a change too.
-    assert!(served.remove("late"));
+    assert!(served.tools().remove("late"));
     assert_eq!(client.recv().await["method"], "notifications/tools/list_changed");
     client.assert_quiet(Duration::from_millis(200)).await;
 }
@@ -616,7 +616,7 @@ async fn modern_listen_is_acknowledged_and_tags_list_changed() {
     assert_eq!(ack["method"], "notifications/subscriptions/acknowledged", "{ack}");
     assert_eq!(ack["params"]["_meta"][SUBSCRIPTION_ID_KEY], "listen-1");
     assert_eq!(ack["params"]["notifications"], json!({ "toolsListChanged": true }), "only what is honoured");
-    served.try_add(late).unwrap();
+    served.tools().try_add(late).unwrap();
     let note = client.recv().await;
     assert_eq!(note["method"], "notifications/tools/list_changed", "{note}");
     assert_eq!(note["params"]["_meta"][SUBSCRIPTION_ID_KEY], "listen-1");
@@ -627,7 +627,7 @@ async fn modern_listen_is_acknowledged_and_tags_list_changed() {
     let ack = client.recv().await;
     assert_eq!(ack["params"]["_meta"][SUBSCRIPTION_ID_KEY], 2);
     assert_eq!(ack["params"]["notifications"], json!({}));
-    served.try_add(later).unwrap();
+    served.tools().try_add(later).unwrap();
     let note = client.recv().await;
     assert_eq!(note["params"]["_meta"][SUBSCRIPTION_ID_KEY], "listen-1", "only listen-1 asked: {note}");
     client.assert_quiet(QUIET).await;
@@ -645,7 +645,7 @@ async fn cancelling_a_listen_stops_its_notifications() {
     expect_error(&mut client, json!(77), INVALID_REQUEST).await;
     client.notify("notifications/cancelled", json!({ "requestId": 77 })).await;
     client.sync_modern().await;
-    served.try_add(late).unwrap();
+    served.tools().try_add(late).unwrap();
     client.assert_quiet(QUIET).await;
     // The id is free again.
     client.request(77, "subscriptions/listen", modern(json!({ "notifications": { "toolsListChanged": true } }))).await;

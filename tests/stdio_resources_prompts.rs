@@ -6,7 +6,7 @@
 mod common;
 
 use codeagent::Server;
-use codeagent::toolbox::ResultBudget;
+use codeagent::tools::ResultBudget;
 use serde_json::json;
 
 use common::stdio::Client;

@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use codeagent::Server;
 use codeagent::prelude::*;
-use codeagent::toolbox::ResultBudget;
+use codeagent::tools::ResultBudget;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};

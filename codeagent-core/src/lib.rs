@@ -67,6 +67,75 @@ pub use output::{Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Ou
 pub use random::RandomError;
 pub use result::{ToolResult, ToolResultEvent};
 
+/// Tools: what a tool is ([`Tool`](tools::Tool), its [`ToolSpec`](tools::ToolSpec)),
+/// what a call gets ([`ToolCall`](tools::ToolCall), [`State`](tools::State)),
+/// a toolbox's tools ([`Tools`](tools::Tools): add, remove, list, call, start,
+/// changes) and what can go wrong doing so.
+pub mod tools {
+    pub use crate::toolbox::budget::ResultBudget;
+    pub use crate::toolbox::decode::decode_arguments;
+    pub use crate::toolbox::errors::{AddToolError, CallError, DuplicateTool, UnenforceableSchema};
+    pub use crate::toolbox::param::{State, ToolCall};
+    pub use crate::toolbox::set::{SharedToolSet, ToolSet};
+    pub use crate::toolbox::started::StartedCall;
+    pub use crate::toolbox::tool::{Tool, ToolFuture, ToolSpec};
+    pub use crate::toolbox::tools::Tools;
+    pub use crate::toolbox::unknown::UnknownArguments;
+}
+
+/// Resources: what a resource is ([`Resource`](resources::Resource), its
+/// [`ResourceSpec`](resources::ResourceSpec) at a fixed URI or a URI
+/// template), what it returns, and a toolbox's resources
+/// ([`Resources`](resources::Resources): add, remove, list, read, start,
+/// changes, complete).
+pub mod resources {
+    pub use crate::mcp::ResourceContents;
+    pub use crate::toolbox::errors::DuplicateResource;
+    pub use crate::toolbox::resource::{
+        Blob, FnResource, IntoContents, InvalidResource, Resource, ResourceError, ResourceFuture, ResourceRead,
+        ResourceSpec,
+    };
+    pub use crate::toolbox::resources::Resources;
+}
+
+/// Prompts: what a prompt is ([`Prompt`](prompts::Prompt), its
+/// [`PromptSpec`](prompts::PromptSpec) and arguments), the messages it
+/// makes, and a toolbox's prompts ([`Prompts`](prompts::Prompts): add,
+/// remove, list, get, start, changes, complete).
+pub mod prompts {
+    pub use crate::toolbox::errors::DuplicatePrompt;
+    pub use crate::toolbox::prompt::{
+        FnPrompt, IntoMessages, Prompt, PromptArgument, PromptError, PromptFuture, PromptGet, PromptMessage, PromptSpec,
+    };
+    pub use crate::toolbox::prompts::Prompts;
+}
+
+/// Completion (`completion/complete`): the suggestions for a prompt argument
+/// or a resource template variable as the user types it.
+pub mod completion {
+    pub use crate::toolbox::completion::{Completer, Completion, MAX_COMPLETIONS};
+    pub use crate::toolbox::errors::CompleteError;
+}
+
+/// The asking side: a tool, resource or prompt asks the client during a
+/// request through its [`Context`](toolbox::Context): elicitation (a form or
+/// a URL for the user), sampling (a completion from the client's model),
+/// roots (the client's folders).
+pub mod ask {
+    pub use crate::toolbox::ask::{
+        AskError, Elicitation, FormError, ModelPreferences, Question, Root, Sampled, Sampling, SamplingContent,
+        UrlElicitation, form_schema,
+    };
+}
+
+/// JSON Schema as codeagent publishes and reads it: the one `$ref`
+/// resolver, the client-compatible form, JSON Schema's own formats, and the
+/// arguments a client mirrors into HTTP headers.
+pub mod schema {
+    pub use crate::toolbox::formats::standard_formats;
+    pub use crate::toolbox::schema::{HeaderParam, client_compatible, resolve_ref};
+}
+
 /// What the `#[tool]` macro's expansion refers to. Not a public API: it
 /// changes without notice.
 #[doc(hidden)]

@@ -3,8 +3,9 @@
 //! round-trip requests in 2026-07-28 (`input_required`), and the `x-mcp-header`
 //! tool of SEP-2243.
 
+use codeagent::ask::{AskError, Elicitation, Root, Sampling};
 use codeagent::prelude::*;
-use codeagent::toolbox::{AskError, Elicitation, PromptMessage, PromptSpec, Root, Sampling};
+use codeagent::prompts::{PromptMessage, PromptSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use codeagent::prelude::*;
-use codeagent::toolbox::PromptSpec;
+use codeagent::prompts::PromptSpec;
 
 /// The toolbox being served, for the hooks to change.
 static SERVED: OnceLock<Toolbox> = OnceLock::new();
@@ -20,10 +20,10 @@ fn test_transient_tool() -> &'static str {
 #[tool]
 fn test_trigger_tool_change() -> Result<&'static str, ToolError> {
     let toolbox = SERVED.get().ok_or_else(|| ToolError::new("the server is not serving yet"))?;
-    if toolbox.remove("test_transient_tool") {
+    if toolbox.tools().remove("test_transient_tool") {
         return Ok("removed test_transient_tool");
     }
-    toolbox.try_add(test_transient_tool).map_err(ToolError::from)?;
+    toolbox.tools().try_add(test_transient_tool).map_err(ToolError::from)?;
     Ok("added test_transient_tool")
 }
 
@@ -31,13 +31,13 @@ fn test_trigger_tool_change() -> Result<&'static str, ToolError> {
 #[tool]
 fn test_trigger_prompt_change() -> Result<&'static str, ToolError> {
     let toolbox = SERVED.get().ok_or_else(|| ToolError::new("the server is not serving yet"))?;
-    if toolbox.remove_prompt("test_transient_prompt") {
+    if toolbox.prompts().remove("test_transient_prompt") {
         return Ok("removed test_transient_prompt");
     }
     let prompt = PromptSpec::new("test_transient_prompt")
         .with_description("A prompt that comes and goes.")
         .serve(|_| async { "here for now" });
-    toolbox.try_add_prompt(prompt).map_err(ToolError::from)?;
+    toolbox.prompts().try_add(prompt).map_err(ToolError::from)?;
     Ok("added test_transient_prompt")
 }
 

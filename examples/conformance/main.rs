@@ -14,9 +14,11 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use codeagent::completion::Completer;
 use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent, Role};
 use codeagent::prelude::*;
-use codeagent::toolbox::{Blob, Completer, PromptArgument, PromptMessage, PromptSpec, ResourceSpec};
+use codeagent::prompts::{PromptArgument, PromptMessage, PromptSpec};
+use codeagent::resources::{Blob, ResourceSpec};
 
 /// A 1×1 red PNG.
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

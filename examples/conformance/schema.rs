@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use codeagent::prelude::*;
-use codeagent::toolbox::{Tool, ToolCall, ToolFuture, ToolSpec, decode_arguments};
+use codeagent::tools::{Tool, ToolCall, ToolFuture, ToolSpec, decode_arguments};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 

@@ -3,8 +3,8 @@
 
 use std::sync::Mutex;
 
+use codeagent::ask::{AskError, Elicitation, ModelPreferences, Sampling};
 use codeagent::prelude::*;
-use codeagent::toolbox::{AskError, Elicitation, ModelPreferences, Sampling};
 use schemars::JsonSchema;
 use serde::Deserialize;
 

@@ -1,6 +1,6 @@
 //! Any JSON as the arguments of a tool call, decoded into the tool's typed
 //! arguments (serde, then the constraints its input schema states): through
-//! `Toolbox::call`, and through the stdio server in a legacy and a
+//! `toolbox.tools().call`, and through the stdio server in a legacy and a
 //! 2026-07-28 `tools/call`. A call either runs or is a clean error result
 //! (never a panic, never a protocol error for bad arguments), and a call that
 //! runs had arguments its advertised input schema accepts once the ones it
@@ -46,7 +46,7 @@ fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
         TOOLS
             .iter()
             .map(|name| {
-                let definition = toolbox().definition(name).unwrap_or_else(|| panic!("no tool {name}"));
+                let definition = toolbox().tools().definition(name).unwrap_or_else(|| panic!("no tool {name}"));
                 let validator = jsonschema::validator_for(&definition.input_schema)
                     .unwrap_or_else(|error| panic!("the input schema of {name} does not compile: {error}"));
                 (*name, validator)
@@ -58,7 +58,7 @@ fn validators() -> &'static HashMap<&'static str, jsonschema::Validator> {
 /// `arguments` without the top-level properties tool `name` does not declare,
 /// as the toolbox passes them on.
 fn declared(name: &str, mut arguments: Value) -> Value {
-    let definition = toolbox().definition(name).unwrap_or_else(|| panic!("no tool {name}"));
+    let definition = toolbox().tools().definition(name).unwrap_or_else(|| panic!("no tool {name}"));
     let properties = definition.input_schema.get("properties").and_then(Value::as_object);
     if definition.input_schema.get("additionalProperties") == Some(&Value::Bool(false))
         && let Value::Object(map) = &mut arguments
@@ -74,7 +74,7 @@ fuzz_target!(|input: &[u8]| {
     let name = TOOLS[usize::from(pick) % TOOLS.len()];
 
     // The toolbox's own call API, detached from any client.
-    let called = runtime().block_on(toolbox().call(name, arguments.clone()));
+    let called = runtime().block_on(toolbox().tools().call(name, arguments.clone()));
     match (&called, &arguments) {
         (Ok(result), Value::Object(_) | Value::Null) => {
             assert!(!result.value().is_empty() || !result.is_error(), "an error result without a message");

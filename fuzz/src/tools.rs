@@ -10,7 +10,9 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use codeagent::mcp::{CallToolResult, ContentBlock, InvalidContent};
 use codeagent::prelude::*;
-use codeagent::toolbox::{Completer, Elicitation, PromptArgument, PromptMessage, PromptSpec, Sampling};
+use codeagent::ask::{Elicitation, Sampling};
+use codeagent::completion::Completer;
+use codeagent::prompts::{PromptArgument, PromptMessage, PromptSpec};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

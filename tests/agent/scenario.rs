@@ -208,7 +208,7 @@ pub async fn check_events(events: &[AgentEvent], calls: &[Call]) {
     }
     let added = results.iter().find(|result| result.id == calls[0].id).unwrap();
     let direct =
-        toolbox().call("math.add", json!({"a": 2, "b": 3})).await.unwrap().into_event(&calls[0].id, "math.add");
+        toolbox().tools().call("math.add", json!({"a": 2, "b": 3})).await.unwrap().into_event(&calls[0].id, "math.add");
     assert_eq!(**added, direct, "the event equals what --call gives");
     let find = |index: usize| results.iter().find(|result| result.id == calls[index].id).unwrap();
     assert!(find(1).value.contains("cannot divide by zero"), "{:?}", find(1));
@@ -245,7 +245,7 @@ pub fn check_nothing_for_the_host_only(body: &Value) {
 
 /// The chart's PNG, base64, as the tool makes it.
 pub async fn chart_b64() -> String {
-    let result = toolbox().call("chart", json!({})).await.unwrap();
+    let result = toolbox().tools().call("chart", json!({})).await.unwrap();
     result.artifact().unwrap().payload()["images"][0]["b64"].as_str().unwrap().to_owned()
 }
 

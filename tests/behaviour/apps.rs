@@ -4,7 +4,7 @@
 //! does not sees exactly what it saw before. The extension needs `_meta` on
 //! tools, so a client of 2024-11-05 or 2025-03-26 is not offered it.
 
-use codeagent::toolbox::ResourceSpec;
+use codeagent::resources::ResourceSpec;
 use codeagent::{Code, Diff, Json, Server, Table, Text, Toolbox};
 use serde_json::{Value, json};
 

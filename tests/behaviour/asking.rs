@@ -4,7 +4,7 @@
 //! `input_required` result and a retry carrying the answers and the sealed
 //! `requestState`. A client is never asked what it did not declare.
 
-use codeagent::toolbox::Sampling;
+use codeagent::ask::Sampling;
 use codeagent::{Server, ToolError, Toolbox};
 use serde_json::{Value, json};
 

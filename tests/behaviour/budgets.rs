@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use codeagent::server::{RESULT_MIME_TYPE, RESULT_URI_PREFIX, SERVER_INFO_KEY};
-use codeagent::toolbox::ResultBudget;
+use codeagent::tools::ResultBudget;
 use codeagent::{Image, Json, Server, Table, Toolbox};
 use serde_json::{Value, json};
 

@@ -92,7 +92,7 @@ async fn legacy_clients_hear_list_changed_after_a_tool_is_added(transport: Trans
     let mut client = Client::new(transport).await;
     client.initialize(V2025_03).await;
     sync(&mut client).await;
-    client.toolbox().try_add(late).expect("a new tool");
+    client.toolbox().tools().try_add(late).expect("a new tool");
     let note = client.next_notification().await;
     assert_eq!(note["method"], "notifications/tools/list_changed", "{transport}: {note}");
     let list = client.result(1, "tools/list", json!({})).await;
@@ -109,7 +109,7 @@ async fn modern_listen_is_acknowledged_and_hears_list_changed(transport: Transpo
     assert_eq!(ack["method"], "notifications/subscriptions/acknowledged", "{transport}: {ack}");
     assert_eq!(ack["params"]["_meta"][SUBSCRIPTION_ID_KEY], "listen-1", "{transport}: {ack}");
     let started = Instant::now();
-    client.toolbox().try_add(late).expect("a new tool");
+    client.toolbox().tools().try_add(late).expect("a new tool");
     let note = client.next_notification().await;
     assert_eq!(note["method"], "notifications/tools/list_changed", "{transport}: {note}");
     assert_eq!(note["params"]["_meta"][SUBSCRIPTION_ID_KEY], "listen-1", "{transport}: {note}");

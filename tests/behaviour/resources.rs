@@ -93,7 +93,7 @@ async fn a_failing_resource_is_an_internal_error(transport: Transport) {
 }
 
 async fn a_panicking_resource_is_an_internal_error_and_the_server_lives_on(transport: Transport) {
-    use codeagent::toolbox::ResourceSpec;
+    use codeagent::resources::ResourceSpec;
     let toolbox = codeagent::Toolbox::new()
         .resource(ResourceSpec::fixed("file:///fuse", "fuse").unwrap().serve(|_| async {
             if true {
@@ -116,13 +116,13 @@ async fn a_subscribed_legacy_client_hears_of_updates(transport: Transport) {
     client.initialize(V2025_11).await;
     assert_eq!(client.result(1, "resources/subscribe", json!({"uri": "file:///notes.txt"})).await, json!({}));
     sync(&mut client).await;
-    client.toolbox().notify_resource_updated("file:///pixel.png");
-    client.toolbox().notify_resource_updated("file:///notes.txt");
+    client.toolbox().resources().notify_updated("file:///pixel.png");
+    client.toolbox().resources().notify_updated("file:///notes.txt");
     let note = client.next_notification().await;
     assert_eq!(note["method"], "notifications/resources/updated", "{transport}: {note}");
     assert_eq!(note["params"]["uri"], "file:///notes.txt", "{transport}: only the subscribed URI: {note}");
     assert_eq!(client.result(2, "resources/unsubscribe", json!({"uri": "file:///notes.txt"})).await, json!({}));
-    client.toolbox().notify_resource_updated("file:///notes.txt");
+    client.toolbox().resources().notify_updated("file:///notes.txt");
     client.assert_quiet(std::time::Duration::from_millis(300)).await;
     let error = client.error(3, "resources/subscribe", modern(json!({"uri": "file:///notes.txt"}))).await;
     assert_eq!(error["code"], -32601, "{transport}: 2026-07-28 subscribes on subscriptions/listen: {error}");
@@ -140,8 +140,8 @@ async fn a_modern_listener_hears_of_the_uris_it_asked_for(transport: Transport) 
         json!({"resourcesListChanged": true, "resourceSubscriptions": ["file:///notes.txt"]}),
         "{transport}"
     );
-    client.toolbox().notify_resource_updated("file:///pixel.png");
-    client.toolbox().notify_resource_updated("file:///notes.txt");
+    client.toolbox().resources().notify_updated("file:///pixel.png");
+    client.toolbox().resources().notify_updated("file:///notes.txt");
     let note = client.next_notification().await;
     assert_eq!(note["method"], "notifications/resources/updated", "{transport}: {note}");
     assert_eq!(note["params"]["uri"], "file:///notes.txt", "{transport}: {note}");

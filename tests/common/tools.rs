@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-use codeagent::toolbox::Elicitation;
+use codeagent::ask::Elicitation;
 use codeagent::{Context, Json, ToolError, Toolbox};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -259,7 +259,10 @@ pub const PNG: &[u8] = &[
 
 /// The test resources: a text file, a PNG, a template, and one that fails.
 pub fn resources(toolbox: Toolbox) -> Toolbox {
-    use codeagent::toolbox::{Blob, CacheHint, Completer, PromptArgument, PromptMessage, PromptSpec, ResourceSpec};
+    use codeagent::completion::Completer;
+    use codeagent::prompts::{PromptArgument, PromptMessage, PromptSpec};
+    use codeagent::resources::{Blob, ResourceSpec};
+    use codeagent::toolbox::CacheHint;
     let spec = |uri: &str, name: &str| ResourceSpec::fixed(uri, name).unwrap();
     toolbox
         .resource(

@@ -5,7 +5,7 @@ use super::*;
 
 #[test]
 fn doc_comments_describe_the_tool_and_each_argument() {
-    let definition = toolbox().definition("add").unwrap();
+    let definition = toolbox().tools().definition("add").unwrap();
     assert_eq!(
         definition.description.as_deref(),
         Some("Add two numbers.\n\nThe second paragraph stays in the description,\nline breaks included.")

@@ -10,8 +10,9 @@ mod outputs;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use codeagent::ProtocolVersion;
 use codeagent::prelude::*;
-use codeagent::{ProtocolVersion, Tool};
+use codeagent::tools::Tool;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -253,7 +254,7 @@ fn published() -> Toolbox {
         .tool(summary)
         .tool(points)
         .tool(maybe_point)
-        .tools(Counter { hits: AtomicU64::new(0) })
+        .tool_set(Counter { hits: AtomicU64::new(0) })
         .with_state(Settings { prefix: String::new() })
 }
 
@@ -270,13 +271,13 @@ fn assert_json(actual: &Value, expected: &Value) {
 
 #[track_caller]
 fn assert_input(name: &str, expected: &Value) {
-    let definition = toolbox().definition(name).unwrap();
+    let definition = toolbox().tools().definition(name).unwrap();
     assert_json(&definition.input_schema, expected);
 }
 
 #[track_caller]
 fn assert_output(name: &str, expected: Option<&Value>) {
-    let definition = toolbox().definition(name).unwrap();
+    let definition = toolbox().tools().definition(name).unwrap();
     match (definition.output_schema.as_ref(), expected) {
         (Some(actual), Some(expected)) => assert_json(actual, expected),
         (actual, expected) => assert_eq!(actual, expected, "{name}"),

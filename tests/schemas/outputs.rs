@@ -61,7 +61,7 @@ fn toolbox_methods() {
             "properties": {}
         }),
     );
-    let definition = toolbox().definition("hit").unwrap();
+    let definition = toolbox().tools().definition("hit").unwrap();
     assert_eq!(definition.description.as_deref(), Some("Count hits."));
 }
 
@@ -155,7 +155,7 @@ fn keys(value: &Value, found: &mut Vec<String>) {
 #[test]
 fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
     let listing =
-        toolbox().with_client_compatible_schemas(true).list_tools(None).unwrap().to_wire(ProtocolVersion::LATEST);
+        toolbox().with_client_compatible_schemas(true).tools().list(None).unwrap().to_wire(ProtocolVersion::LATEST);
     let tools = listing["tools"].as_array().unwrap();
     assert_eq!(tools.len(), 16);
     let mut found = Vec::new();
@@ -364,7 +364,7 @@ fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
     );
 
     // Without the option, the listing keeps `$schema`, `$defs` and `$ref`.
-    let plain = toolbox().list_tools(None).unwrap().to_wire(ProtocolVersion::LATEST);
+    let plain = toolbox().tools().list(None).unwrap().to_wire(ProtocolVersion::LATEST);
     let segment = plain["tools"].as_array().unwrap().iter().find(|tool| tool["name"] == "length").unwrap();
     assert_eq!(segment["inputSchema"]["properties"]["segment"], json!({"$ref": "#/$defs/Segment"}));
     assert_eq!(segment["inputSchema"]["$schema"], "https://json-schema.org/draft/2020-12/schema");
@@ -373,28 +373,28 @@ fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
 #[test]
 fn the_schema_is_generated_once() {
     // A free tool: the spec is built on first use and kept.
-    let first: *const codeagent::toolbox::ToolSpec = Tool::spec(&add);
-    let second: *const codeagent::toolbox::ToolSpec = Tool::spec(&add);
+    let first: *const codeagent::tools::ToolSpec = Tool::spec(&add);
+    let second: *const codeagent::tools::ToolSpec = Tool::spec(&add);
     assert_eq!(first, second);
     // The same through two toolboxes.
-    let one = toolbox().get("add").unwrap();
-    let two = toolbox().get("add").unwrap();
+    let one = toolbox().tools().find("add").unwrap();
+    let two = toolbox().tools().find("add").unwrap();
     assert!(std::ptr::eq(one.spec(), two.spec()));
     assert!(std::ptr::eq(one.spec(), Tool::spec(&add)));
     // A toolbox method: every toolbox built from the impl shares it.
-    let hit_one = toolbox().get("hit").unwrap();
-    let hit_two = toolbox().get("hit").unwrap();
+    let hit_one = toolbox().tools().find("hit").unwrap();
+    let hit_two = toolbox().tools().find("hit").unwrap();
     assert!(std::ptr::eq(hit_one.spec(), hit_two.spec()));
 }
 
 #[test]
 fn listings_carry_only_standard_formats_unless_schemars_formats_are_asked_for() {
-    let level_schema = published().definition("constrained").unwrap().input_schema;
+    let level_schema = published().tools().definition("constrained").unwrap().input_schema;
     // `u8` with a range of its own: the tighter bounds stay, the format goes.
     assert_json(&level_schema["properties"]["level"], &json!({"type": "integer", "minimum": 1, "maximum": 10}));
-    let add_schema = published().definition("add").unwrap().input_schema;
+    let add_schema = published().tools().definition("add").unwrap().input_schema;
     assert_json(&add_schema["properties"]["a"], &json!({"type": "integer", "description": "The first number."}));
-    let summary_schema = published().definition("summary").unwrap().output_schema.unwrap();
+    let summary_schema = published().tools().definition("summary").unwrap().output_schema.unwrap();
     assert_eq!(
         summary_schema["properties"]["count"],
         json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32})
@@ -403,10 +403,13 @@ fn listings_carry_only_standard_formats_unless_schemars_formats_are_asked_for() 
     assert!(summary_schema["properties"]["mean"].get("format").is_none());
     // The wire listing of every version agrees, and schemars' form is there when asked for.
     for version in codeagent::ProtocolVersion::ALL {
-        let listed = published().list_tools(None).unwrap().to_wire(*version);
+        let listed = published().tools().list(None).unwrap().to_wire(*version);
         assert!(!listed.to_string().contains("\"format\":\"int"), "{version}: {listed}");
-        let listed = toolbox().list_tools(None).unwrap().to_wire(*version);
+        let listed = toolbox().tools().list(None).unwrap().to_wire(*version);
         assert!(listed.to_string().contains("\"format\":\"int64\""), "{version}");
     }
-    assert_eq!(toolbox().definition("constrained").unwrap().input_schema["properties"]["level"]["format"], "uint8");
+    assert_eq!(
+        toolbox().tools().definition("constrained").unwrap().input_schema["properties"]["level"]["format"],
+        "uint8"
+    );
 }

@@ -62,7 +62,7 @@ pub(super) async fn run(
             (Some(tool), Ok(arguments)) => {
                 let context =
                     Context::new(RequestInfo { cancellation: cancel.child_token(), ..RequestInfo::default() });
-                match toolbox.start(&tool, arguments, context) {
+                match toolbox.tools().start(&tool, arguments, context) {
                     Ok(started) => Box::pin(async move { (index, started.await) }),
                     Err(error) => ready(index, ToolError::new(error.to_string()).into_tool_result()),
                 }

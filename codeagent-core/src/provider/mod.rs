@@ -128,7 +128,7 @@ pub struct ProviderTools {
     pub names: ToolNames,
 }
 
-/// The toolbox's tools (as [`Toolbox::definitions`] publishes them) for `provider`.
+/// The toolbox's tools (as [`Tools::definitions`](crate::tools::Tools::definitions) publishes them) for `provider`.
 ///
 /// ```
 /// use codeagent_core::provider::{self, Provider, Strictness};
@@ -138,7 +138,7 @@ pub struct ProviderTools {
 /// assert_eq!(offered.tools, serde_json::json!({"functionDeclarations": []}));
 /// ```
 pub fn tools(toolbox: &Toolbox, provider: Provider, strictness: Strictness) -> Result<ProviderTools, Vec<NotStrict>> {
-    tools_for(&toolbox.definitions(), provider, strictness)
+    tools_for(&toolbox.tools().definitions(), provider, strictness)
 }
 
 /// `definitions` for `provider`; every tool that cannot be offered as asked

@@ -38,7 +38,9 @@ pub(crate) fn point_tools_at_views(result: &mut Value, toolbox: &Toolbox) {
     let Some(Value::Array(tools)) = result.get_mut("tools") else { return };
     for tool in tools {
         let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
-        let Some(uri) = toolbox.get(name).and_then(|found| found.spec().ui().map(str::to_owned)) else { continue };
+        let Some(uri) = toolbox.tools().find(name).and_then(|found| found.spec().ui().map(str::to_owned)) else {
+            continue;
+        };
         let Value::Object(tool) = tool else { continue };
         let meta = tool.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(meta) = meta {
@@ -50,12 +52,16 @@ pub(crate) fn point_tools_at_views(result: &mut Value, toolbox: &Toolbox) {
 /// Whether the built-in view is served as itself: no resource of the
 /// toolbox's own has its URI.
 pub(crate) fn serves_builtin_view(toolbox: &Toolbox) -> bool {
-    !toolbox.resource_specs().iter().any(|spec| spec.uri() == Some(APP_URI))
+    !toolbox.resources().specs().iter().any(|spec| spec.uri() == Some(APP_URI))
 }
 
 /// Whether some tool of the toolbox shows its results in the built-in view.
 fn builtin_view_in_use(toolbox: &Toolbox) -> bool {
-    toolbox.names().iter().any(|name| toolbox.get(name).is_some_and(|tool| tool.spec().ui() == Some(APP_URI)))
+    toolbox
+        .tools()
+        .names()
+        .iter()
+        .any(|name| toolbox.tools().find(name).is_some_and(|tool| tool.spec().ui() == Some(APP_URI)))
 }
 
 /// Adds the built-in view to the last page of a `resources/list` result,

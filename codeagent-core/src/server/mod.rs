@@ -73,8 +73,10 @@ pub struct Server {
 impl Server {
     /// A server for `toolbox`.
     pub fn new(toolbox: Toolbox) -> Self {
-        let (name, version) =
-            toolbox.origin().map_or_else(default_identity, |(name, version)| (name.to_owned(), version.to_owned()));
+        let (name, version) = toolbox
+            .tools()
+            .origin()
+            .map_or_else(default_identity, |(name, version)| (name.to_owned(), version.to_owned()));
         // The environment is the command line's to read (`run`), or the
         // caller's (`StateKeys::from_env`): a library constructor never does.
         let (state_keys, state_key_problem) = match StateKeys::process_key() {

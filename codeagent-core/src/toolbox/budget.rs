@@ -17,7 +17,7 @@
 ///   (1 MiB) unless set.
 ///
 /// ```
-/// use codeagent_core::toolbox::ResultBudget;
+/// use codeagent_core::tools::ResultBudget;
 ///
 /// let budget = ResultBudget::new().with_value_bytes(8 * 1024);
 /// assert_eq!(budget.value_bytes(), Some(8 * 1024));

@@ -66,3 +66,15 @@ impl Completion {
         Completion { has_more: total > values.len(), total, values }
     }
 }
+
+/// Runs `completer` (no completer: no suggestion), its panic an error for
+/// this request only.
+pub(crate) fn guarded(
+    completer: Option<&Completer>,
+    typed: &str,
+    given: &BTreeMap<String, String>,
+) -> Result<Completion, super::errors::CompleteError> {
+    let Some(completer) = completer else { return Ok(Completion::default()) };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| completer.complete(typed, given)))
+        .map_err(|payload| super::errors::CompleteError::Panicked(super::run::panic_message(&*payload)))
+}

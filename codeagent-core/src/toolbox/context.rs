@@ -108,7 +108,7 @@ pub(crate) struct RequestInfo {
 
 impl Context {
     /// A context that belongs to no client: progress and logs go nowhere, and
-    /// nothing cancels it. [`Toolbox::call`](super::Toolbox::call) uses one.
+    /// nothing cancels it. [`Tools::call`](crate::tools::Tools::call) uses one.
     pub fn detached() -> Self {
         Context::new(RequestInfo::default())
     }

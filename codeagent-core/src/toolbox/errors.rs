@@ -63,7 +63,7 @@ impl UnenforceableSchema {
     }
 }
 
-/// Why [`Toolbox::try_add`](super::Toolbox::try_add) refused a tool.
+/// Why [`Tools::try_add`](crate::tools::Tools::try_add) refused a tool.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AddToolError {

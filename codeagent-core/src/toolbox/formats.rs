@@ -40,7 +40,7 @@ const STANDARD: [&str; 19] = [
 /// [`Toolbox::with_schemars_formats`](super::Toolbox::with_schemars_formats) says otherwise.
 ///
 /// ```
-/// use codeagent_core::toolbox::standard_formats;
+/// use codeagent_core::schema::standard_formats;
 /// use serde_json::json;
 ///
 /// let schema = json!({"type": "object", "properties": {

@@ -1,4 +1,5 @@
-//! One page of a toolbox's listing, typed, and its `tools/list` wire form.
+//! One page of a toolbox's listing, typed, and its wire form (`tools/list`,
+//! `resources/list`, `resources/templates/list`, `prompts/list`).
 
 use std::time::Duration;
 
@@ -53,26 +54,61 @@ impl Default for CacheHint {
     }
 }
 
-/// One page of a toolbox's tools, as [`Toolbox::list_tools`](super::Toolbox::list_tools) gives it.
+/// One page of a toolbox's tools, resources or prompts, as
+/// [`Tools::list`](crate::tools::Tools::list), [`Resources::list`](crate::resources::Resources::list)
+/// and [`Prompts::list`](crate::prompts::Prompts::list) give it.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub struct ToolPage {
-    /// The tools on this page, in the toolbox's order.
-    pub tools: Vec<ToolDefinition>,
-    /// The cursor of the next page, when more tools follow.
+pub struct Page<T> {
+    /// The items on this page, in the toolbox's order.
+    pub items: Vec<T>,
+    /// The cursor of the next page, when more items follow.
     pub next_cursor: Option<String>,
     /// How long the listing may be cached.
     pub cache: CacheHint,
 }
 
-impl ToolPage {
+impl<T> Page<T> {
+    /// The page of `all` that starts at `cursor` (none for the first) and
+    /// holds at most `page_size` items, each made by `item`.
+    pub(crate) fn of<S>(
+        all: &[S],
+        cursor: Option<&str>,
+        page_size: usize,
+        cache: CacheHint,
+        item: impl Fn(&S) -> T,
+    ) -> Result<Self, InvalidCursor> {
+        let (start, end) = page_bounds(cursor, all.len(), page_size)?;
+        Ok(Page {
+            items: all[start..end].iter().map(item).collect(),
+            next_cursor: (end < all.len()).then(|| end.to_string()),
+            cache,
+        })
+    }
+}
+
+impl Page<ToolDefinition> {
     /// The `tools/list` result for `version`: the tools as that version
     /// defines them, `nextCursor` when more follow, and in 2026-07-28
     /// `resultType`, `ttlMs` and `cacheScope`.
     pub fn to_wire(&self, version: ProtocolVersion) -> Value {
-        let tools = self.tools.iter().map(|tool| tool.to_wire(version)).collect();
+        let tools = self.items.iter().map(|tool| tool.to_wire(version)).collect();
         wire_page(version, "tools", tools, self.next_cursor.as_deref(), self.cache)
     }
+}
+
+/// The `key` list result (`tools/list`, `resources/list`, ...) for
+/// `version` of the page of `all` (wire forms) at `cursor`.
+pub(crate) fn wire_page_of(
+    version: ProtocolVersion,
+    key: &str,
+    all: &[Value],
+    cursor: Option<&str>,
+    page_size: usize,
+    cache: CacheHint,
+) -> Result<Value, InvalidCursor> {
+    let page = Page::of(all, cursor, page_size, cache, Value::clone)?;
+    Ok(wire_page(version, key, page.items, page.next_cursor.as_deref(), cache))
 }
 
 /// A list result (`tools/list`, `resources/list`, ...) with `items` under `key`.
@@ -99,12 +135,8 @@ pub(crate) fn wire_page(
     Value::Object(result)
 }
 
-/// The tools a page from `cursor` holds, of `count`: `start..end`.
-pub(crate) fn page_bounds(
-    cursor: Option<&str>,
-    count: usize,
-    page_size: usize,
-) -> Result<(usize, usize), InvalidCursor> {
+/// The items a page from `cursor` holds, of `count`: `start..end`.
+fn page_bounds(cursor: Option<&str>, count: usize, page_size: usize) -> Result<(usize, usize), InvalidCursor> {
     let start = match cursor {
         None => 0,
         Some(cursor) => cursor

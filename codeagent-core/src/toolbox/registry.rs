@@ -1,60 +1,33 @@
-//! The live, shared part of a toolbox: its tools, which every clone sees, and
-//! the signal servers watch to tell clients the list changed.
-
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+//! The live, shared part of a toolbox: its tools, resources and prompts,
+//! which every clone sees, each on a [`Shelf`] (the one copy-on-write
+//! registry), and the resource updates servers pass on to subscribers.
 
 use serde_json::Value;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::broadcast;
 
 use super::Tool;
-use super::errors::{DuplicatePrompt, DuplicateResource, DuplicateTool};
 use super::formats::standard_formats;
 use super::prompt::Prompt;
 use super::resource::{Resource, ResourceSpec};
 use super::schema::client_compatible;
-use super::shelf::Shelf;
+use super::shelf::{Shelf, Snapshot};
 use crate::mcp::{ProtocolVersion, ToolDefinition};
 
-/// The tools and resources, shared by every clone of a toolbox.
+/// The tools, resources and prompts, shared by every clone of a toolbox.
 pub(crate) struct Registry {
-    tools: RwLock<Arc<Tools>>,
-    changes: watch::Sender<u64>,
-    resources: Shelf<dyn Resource>,
+    pub(crate) tools: Shelf<dyn Tool>,
+    pub(crate) resources: Shelf<dyn Resource>,
+    pub(crate) prompts: Shelf<dyn Prompt>,
     resource_updates: broadcast::Sender<String>,
-    prompts: Shelf<dyn Prompt>,
 }
 
-/// One version of the tool set: replaced whole on every change, so readers
-/// never wait for writers.
-#[derive(Default)]
-pub(crate) struct Tools {
-    pub(crate) list: Vec<Arc<dyn Tool>>,
-    index: HashMap<String, usize>,
-    /// Each tool's wire definition per protocol version, standard and
-    /// client-compatible, computed on first use.
-    wire: Vec<OnceLock<Vec<Value>>>,
-}
-
-impl Tools {
-    pub(crate) fn find(&self, name: &str) -> Option<&Arc<dyn Tool>> {
-        self.index.get(name).map(|&position| &self.list[position])
-    }
-
-    /// Every tool as `version` defines it, its schemas in `form`.
-    pub(crate) fn wire(&self, version: ProtocolVersion, form: SchemaForm) -> &[Value] {
-        let position = ProtocolVersion::ALL.iter().position(|known| *known == version).unwrap_or(0);
-        let slot = position * SchemaForm::COUNT + form.index();
-        self.wire[slot].get_or_init(|| {
-            self.list.iter().map(|tool| form.definition(tool.spec().definition()).to_wire(version)).collect()
-        })
-    }
-
-    fn rebuilt(list: Vec<Arc<dyn Tool>>) -> Tools {
-        let index = list.iter().enumerate().map(|(position, tool)| (tool.spec().name().to_owned(), position)).collect();
-        let wire = (0..ProtocolVersion::ALL.len() * SchemaForm::COUNT).map(|_| OnceLock::new()).collect();
-        Tools { list, index, wire }
-    }
+/// Every tool of `tools` as `version` defines it, its schemas in `form`,
+/// computed once per snapshot.
+pub(crate) fn tools_wire(tools: &Snapshot<dyn Tool>, version: ProtocolVersion, form: SchemaForm) -> &[Value] {
+    let position = ProtocolVersion::ALL.iter().position(|known| *known == version).unwrap_or(0);
+    tools.wire(position * SchemaForm::COUNT + form.index(), |list| {
+        list.iter().map(|tool| form.definition(tool.spec().definition()).to_wire(version)).collect()
+    })
 }
 
 /// How a toolbox publishes its tools' schemas.
@@ -95,68 +68,15 @@ const UPDATE_CAPACITY: usize = 256;
 impl Default for Registry {
     fn default() -> Self {
         Registry {
-            tools: RwLock::new(Arc::new(Tools::rebuilt(Vec::new()))),
-            changes: watch::channel(0).0,
-            resources: Shelf::new(|resource| address(resource.spec())),
+            tools: Shelf::new(|tool| tool.spec().name(), ProtocolVersion::ALL.len() * SchemaForm::COUNT),
+            resources: Shelf::new(|resource| address(resource.spec()), 0),
+            prompts: Shelf::new(|prompt| prompt.spec().name(), 0),
             resource_updates: broadcast::channel(UPDATE_CAPACITY).0,
-            prompts: Shelf::new(|prompt| prompt.spec().name()),
         }
     }
 }
 
 impl Registry {
-    /// The tools as they are now.
-    pub(crate) fn snapshot(&self) -> Arc<Tools> {
-        Arc::clone(&self.tools.read().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    /// Adds `tool`, refusing a name that is taken.
-    pub(crate) fn add(&self, tool: Arc<dyn Tool>) -> Result<(), DuplicateTool> {
-        self.change(|list| {
-            let name = tool.spec().name();
-            if list.iter().any(|known| known.spec().name() == name) {
-                return Err(DuplicateTool::new(name));
-            }
-            list.push(tool);
-            Ok::<(), DuplicateTool>(())
-        })
-    }
-
-    /// Removes the tool called `name`; whether there was one.
-    pub(crate) fn remove(&self, name: &str) -> bool {
-        self.change(|list| {
-            let position = list.iter().position(|tool| tool.spec().name() == name).ok_or(())?;
-            list.remove(position);
-            Ok::<(), ()>(())
-        })
-        .is_ok()
-    }
-
-    /// A receiver that changes whenever tools are added or removed.
-    pub(crate) fn changes(&self) -> watch::Receiver<u64> {
-        self.changes.subscribe()
-    }
-
-    /// The resources as they are now, in the order they were added.
-    pub(crate) fn resources(&self) -> Arc<Vec<Arc<dyn Resource>>> {
-        self.resources.snapshot()
-    }
-
-    /// Adds `resource`, refusing a URI or template that is taken.
-    pub(crate) fn add_resource(&self, resource: Arc<dyn Resource>) -> Result<(), DuplicateResource> {
-        self.resources.add(resource).map_err(DuplicateResource::new)
-    }
-
-    /// Removes the resource at fixed URI or template `address`; whether there was one.
-    pub(crate) fn remove_resource(&self, address: &str) -> bool {
-        self.resources.remove(address)
-    }
-
-    /// A receiver that changes whenever resources are added or removed.
-    pub(crate) fn resource_changes(&self) -> watch::Receiver<u64> {
-        self.resources.changes()
-    }
-
     /// Tells subscribers that the resource at `uri` changed.
     pub(crate) fn resource_updated(&self, uri: &str) {
         // No subscriber is not an error.
@@ -166,36 +86,6 @@ impl Registry {
     /// A receiver of the URIs of resources that changed.
     pub(crate) fn resource_updates(&self) -> broadcast::Receiver<String> {
         self.resource_updates.subscribe()
-    }
-
-    /// The prompts as they are now, in the order they were added.
-    pub(crate) fn prompts(&self) -> Arc<Vec<Arc<dyn Prompt>>> {
-        self.prompts.snapshot()
-    }
-
-    /// Adds `prompt`, refusing a name that is taken.
-    pub(crate) fn add_prompt(&self, prompt: Arc<dyn Prompt>) -> Result<(), DuplicatePrompt> {
-        self.prompts.add(prompt).map_err(DuplicatePrompt::new)
-    }
-
-    /// Removes the prompt called `name`; whether there was one.
-    pub(crate) fn remove_prompt(&self, name: &str) -> bool {
-        self.prompts.remove(name)
-    }
-
-    /// A receiver that changes whenever prompts are added or removed.
-    pub(crate) fn prompt_changes(&self) -> watch::Receiver<u64> {
-        self.prompts.changes()
-    }
-
-    fn change<E>(&self, change: impl FnOnce(&mut Vec<Arc<dyn Tool>>) -> Result<(), E>) -> Result<(), E> {
-        let mut guard = self.tools.write().unwrap_or_else(PoisonError::into_inner);
-        let mut list = guard.list.clone();
-        change(&mut list)?;
-        *guard = Arc::new(Tools::rebuilt(list));
-        drop(guard);
-        self.changes.send_modify(|generation| *generation += 1);
-        Ok(())
     }
 }
 

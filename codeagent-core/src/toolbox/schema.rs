@@ -26,7 +26,7 @@ pub(crate) const DATA_KEYWORDS: [&str; 4] = ["enum", "const", "default", "exampl
 /// (a remote reference, a pointer to nothing).
 ///
 /// ```
-/// use codeagent_core::toolbox::resolve_ref;
+/// use codeagent_core::schema::resolve_ref;
 /// use serde_json::json;
 ///
 /// let schema = json!({"$defs": {"a": {"$anchor": "first", "type": "string"}}, "definitions": {"b": {"type": "integer"}}});
@@ -152,7 +152,7 @@ pub(crate) fn header_params(schema: &Value) -> Vec<HeaderParam> {
 /// and no `$schema`.
 ///
 /// ```
-/// use codeagent_core::toolbox::client_compatible;
+/// use codeagent_core::schema::client_compatible;
 /// use serde_json::json;
 ///
 /// let schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",

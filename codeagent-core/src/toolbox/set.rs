@@ -11,7 +11,7 @@ pub trait ToolSet: Send + Sync + 'static {
     fn tools(self: Arc<Self>) -> Vec<Arc<dyn Tool>>;
 }
 
-/// A [`ToolSet`], or an `Arc` of one: what [`Toolbox::tools`](super::Toolbox::tools) takes.
+/// A [`ToolSet`], or an `Arc` of one: what [`Toolbox::tool_set`](super::Toolbox::tool_set) takes.
 pub trait SharedToolSet {
     /// The impl block's type.
     type Set: ToolSet;

@@ -8,7 +8,7 @@ use std::task::{Context as TaskContext, Poll};
 use super::{Tool, ToolFuture, ToolSpec};
 use crate::result::ToolResult;
 
-/// A call started by [`Toolbox::start`](super::Toolbox::start): await it for
+/// A call started by [`Tools::start`](crate::tools::Tools::start): await it for
 /// the result. Dropping it stops the tool (an async tool is dropped; a sync
 /// tool on the blocking pool runs to its end, and its result is discarded).
 #[must_use = "a started call does nothing unless awaited"]

@@ -54,7 +54,7 @@ impl ToolSpec {
     /// The input schema is generated once, here: JSON Schema 2020-12 with an
     /// object root, injected parameters removed. Its argument checker is
     /// compiled here too; a schema stating a constraint the checker cannot
-    /// enforce makes [`Toolbox::try_add`](super::Toolbox::try_add) refuse the
+    /// enforce makes [`Tools::try_add`](crate::tools::Tools::try_add) refuse the
     /// tool (see [`schema_problem`](ToolSpec::schema_problem)).
     pub fn new<A: JsonSchema>(name: impl Into<String>) -> Self {
         let input_schema = input_schema_for::<A>();

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 /// with strict schemas need it); this decides the call.
 ///
 /// ```
-/// use codeagent_core::toolbox::UnknownArguments;
+/// use codeagent_core::tools::UnknownArguments;
 /// assert_eq!(UnknownArguments::default(), UnknownArguments::Drop);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

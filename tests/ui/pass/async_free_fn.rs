@@ -13,6 +13,6 @@ async fn greet(name: String) -> String {
 async fn main() {
     assert_eq!(greet("Ada".to_owned()).await, "Hello, Ada!");
     let toolbox = Toolbox::new().tool(greet);
-    let result = toolbox.call("greet", json!({"name": "Bob"})).await.unwrap();
+    let result = toolbox.tools().call("greet", json!({"name": "Bob"})).await.unwrap();
     assert_eq!(result.value(), "Hello, Bob!");
 }

@@ -30,11 +30,11 @@ async fn main() {
     assert!(!by_ref_async(&ctx).await);
     let toolbox = Toolbox::new().tool(by_ref).tool(by_value).tool(by_ref_async);
     for name in ["by_ref", "by_value"] {
-        let schema = toolbox.definition(name).unwrap().input_schema;
+        let schema = toolbox.tools().definition(name).unwrap().input_schema;
         assert_eq!(schema["properties"], json!({"text": {"type": "string"}}), "{name}");
         assert_eq!(schema["required"], json!(["text"]), "{name}");
-        let result = toolbox.call(name, json!({"text": "x"})).await.unwrap();
+        let result = toolbox.tools().call(name, json!({"text": "x"})).await.unwrap();
         assert_eq!(result.value(), "x: false");
     }
-    assert_eq!(toolbox.call("by_ref_async", None).await.unwrap().value(), "false");
+    assert_eq!(toolbox.tools().call("by_ref_async", None).await.unwrap().value(), "false");
 }

@@ -33,9 +33,9 @@ impl Calculator {
 
 #[tokio::main]
 async fn main() {
-    let toolbox = Toolbox::new().tool(add).tool(greet).tools(Calculator);
-    assert_eq!(toolbox.call("add", json!({"a": 1, "b": 2})).await.unwrap().value(), "3");
-    assert_eq!(toolbox.call("greet", json!({"name": "Ada"})).await.unwrap().value(), "Hello, Ada");
-    assert_eq!(toolbox.call("mul", json!({"a": 3, "b": 4})).await.unwrap().value(), "12");
+    let toolbox = Toolbox::new().tool(add).tool(greet).tool_set(Calculator);
+    assert_eq!(toolbox.tools().call("add", json!({"a": 1, "b": 2})).await.unwrap().value(), "3");
+    assert_eq!(toolbox.tools().call("greet", json!({"name": "Ada"})).await.unwrap().value(), "Hello, Ada");
+    assert_eq!(toolbox.tools().call("mul", json!({"a": 3, "b": 4})).await.unwrap().value(), "12");
     assert_eq!(add(1, 1), 2);
 }

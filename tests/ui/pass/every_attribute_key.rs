@@ -22,8 +22,8 @@ fn delete(path: String) -> String {
 #[tokio::main]
 async fn main() {
     let toolbox = Toolbox::new().tool(delete);
-    assert_eq!(toolbox.names(), ["files.delete-v2"]);
-    let definition = toolbox.definition("files.delete-v2").unwrap();
+    assert_eq!(toolbox.tools().names(), ["files.delete-v2"]);
+    let definition = toolbox.tools().definition("files.delete-v2").unwrap();
     assert_eq!(definition.title.as_deref(), Some("Delete a file"));
     assert_eq!(definition.description.as_deref(), Some("Deletes the file at `path`."));
     let annotations = definition.annotations.unwrap();
@@ -38,6 +38,6 @@ async fn main() {
         json!({"owner": "storage", "com.example/weight": 3, "ratio": -0.5, "beta": true})
     );
     assert!(definition.input_schema.get("additionalProperties").is_none());
-    let result = toolbox.call("files.delete-v2", json!({"path": "a.txt", "force": true})).await.unwrap();
+    let result = toolbox.tools().call("files.delete-v2", json!({"path": "a.txt", "force": true})).await.unwrap();
     assert_eq!((result.value(), result.is_error()), ("deleted a.txt", false));
 }

@@ -16,8 +16,8 @@ fn double(value: i64) -> i64 {
 async fn main() {
     assert_eq!(add(2, 3), 5);
     let toolbox = Toolbox::new().tool(add).tool(double);
-    let result = toolbox.call("add", serde_json::json!({"a": 2, "b": 3})).await.unwrap();
+    let result = toolbox.tools().call("add", serde_json::json!({"a": 2, "b": 3})).await.unwrap();
     assert_eq!(result.value(), "5");
-    let result = toolbox.call("double", serde_json::json!({"value": 4})).await.unwrap();
+    let result = toolbox.tools().call("double", serde_json::json!({"value": 4})).await.unwrap();
     assert_eq!(result.value(), "8");
 }

@@ -21,8 +21,8 @@ fn stats(values: Vec<f64>) -> Json<Stats> {
 async fn main() {
     assert_eq!(stats(vec![1.0, 3.0]).0.count, 2);
     let toolbox = Toolbox::new().tool(stats);
-    let schema = toolbox.definition("stats").unwrap().output_schema.unwrap();
+    let schema = toolbox.tools().definition("stats").unwrap().output_schema.unwrap();
     assert_eq!(schema["properties"]["count"]["type"], "integer");
-    let result = toolbox.call("stats", json!({"values": [1, 3]})).await.unwrap();
+    let result = toolbox.tools().call("stats", json!({"values": [1, 3]})).await.unwrap();
     assert_eq!(result.value(), r#"{"count":2,"mean":2.0}"#);
 }

@@ -31,9 +31,9 @@ async fn main() {
     assert_eq!(tools::sub(1, 2), -1);
     assert_eq!(tools::neg(1).await, -1);
     let toolbox = Toolbox::new().tool(tools::add).tool(tools::sub).tool(tools::neg);
-    assert_eq!(toolbox.names(), ["add", "sub", "neg"]);
-    assert_eq!(toolbox.call("sub", json!({"a": 5, "b": 3})).await.unwrap().value(), "2");
-    assert_eq!(toolbox.call("neg", json!({"a": 5})).await.unwrap().value(), "-5");
+    assert_eq!(toolbox.tools().names(), ["add", "sub", "neg"]);
+    assert_eq!(toolbox.tools().call("sub", json!({"a": 5, "b": 3})).await.unwrap().value(), "2");
+    assert_eq!(toolbox.tools().call("neg", json!({"a": 5})).await.unwrap().value(), "-5");
     let copy = tools::add;
     assert_eq!(format!("{copy:?}"), "add");
 }

@@ -15,10 +15,10 @@ fn ping() {
 async fn main() {
     ping();
     let toolbox = Toolbox::new().tool(ping);
-    let definition = toolbox.definition("ping").unwrap();
+    let definition = toolbox.tools().definition("ping").unwrap();
     assert_eq!(definition.input_schema["type"], "object");
     assert_eq!(definition.input_schema["properties"], serde_json::json!({}));
-    let result = toolbox.call("ping", None).await.unwrap();
+    let result = toolbox.tools().call("ping", None).await.unwrap();
     assert!(!result.is_error());
     assert_eq!(result.value(), "");
     assert_eq!(PINGS.load(Ordering::SeqCst), 2);

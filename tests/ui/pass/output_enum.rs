@@ -11,9 +11,9 @@ fn show(code: bool) -> Output {
 #[tokio::main]
 async fn main() {
     let toolbox = Toolbox::new().tool(show);
-    let text = toolbox.call("show", json!({"code": false})).await.unwrap();
+    let text = toolbox.tools().call("show", json!({"code": false})).await.unwrap();
     assert_eq!(text.artifact().unwrap().kind_name(), "text");
-    let code = toolbox.call("show", json!({"code": true})).await.unwrap();
+    let code = toolbox.tools().call("show", json!({"code": true})).await.unwrap();
     assert_eq!(code.artifact().unwrap().kind_name(), "code");
     assert!(matches!(show(true), Output::Code(_)));
 }

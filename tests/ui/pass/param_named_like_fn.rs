@@ -19,6 +19,6 @@ async fn main() {
     assert_eq!(query("rust".to_owned()), "results for rust");
     assert_eq!(lookup(4).await, 8);
     let toolbox = Toolbox::new().tool(query).tool(lookup);
-    assert_eq!(toolbox.call("query", json!({"query": "x"})).await.unwrap().value(), "results for x");
-    assert_eq!(toolbox.call("lookup", json!({"lookup": 5})).await.unwrap().value(), "10");
+    assert_eq!(toolbox.tools().call("query", json!({"query": "x"})).await.unwrap().value(), "results for x");
+    assert_eq!(toolbox.tools().call("lookup", json!({"lookup": 5})).await.unwrap().value(), "10");
 }

@@ -24,10 +24,10 @@ async fn review(
 #[tokio::main]
 async fn main() {
     let toolbox = Toolbox::new().prompt(review);
-    let spec = &toolbox.prompt_specs()[0];
+    let spec = &toolbox.prompts().specs()[0];
     assert!(spec.arguments()[0].is_required() && !spec.arguments()[1].is_required());
-    let messages = toolbox.get_prompt("review", [("path", "a.rs")]).await.unwrap();
+    let messages = toolbox.prompts().get("review", [("path", "a.rs")]).await.unwrap();
     assert_eq!(messages[0].text(), Some("Review a.rs for ."));
-    let completion = toolbox.complete_prompt("review", "path", "lib", &BTreeMap::new()).unwrap();
+    let completion = toolbox.prompts().complete("review", "path", "lib", &BTreeMap::new()).unwrap();
     assert_eq!(completion.values, ["lib.rs"]);
 }

@@ -22,12 +22,12 @@ impl Keywords {
 #[tokio::main]
 async fn main() {
     assert_eq!(r#type("x".to_owned(), None), "x");
-    let toolbox = Toolbox::new().tool(r#type).tools(Keywords);
-    assert_eq!(toolbox.names(), ["type", "loop"]);
-    let schema = toolbox.definition("type").unwrap().input_schema;
+    let toolbox = Toolbox::new().tool(r#type).tool_set(Keywords);
+    assert_eq!(toolbox.tools().names(), ["type", "loop"]);
+    let schema = toolbox.tools().definition("type").unwrap().input_schema;
     assert_eq!(schema["required"], json!(["type"]));
     assert!(schema["properties"].get("match").is_some());
-    let result = toolbox.call("type", json!({"type": "y", "match": true})).await.unwrap();
+    let result = toolbox.tools().call("type", json!({"type": "y", "match": true})).await.unwrap();
     assert_eq!(result.value(), "y!");
-    assert_eq!(toolbox.call("loop", json!({"in": 7})).await.unwrap().value(), "7");
+    assert_eq!(toolbox.tools().call("loop", json!({"in": 7})).await.unwrap().value(), "7");
 }

@@ -1,6 +1,6 @@
 //! An async resource returning a `Result`: `Err` is a read failure with its message.
 use codeagent::prelude::*;
-use codeagent::toolbox::ResourceError;
+use codeagent::resources::ResourceError;
 
 /// A source file.
 #[resource(uri = "file:///{+path}")]
@@ -12,6 +12,6 @@ async fn source(path: String) -> Result<Vec<u8>, std::io::Error> {
 async fn main() {
     assert_eq!(source(String::from("a.rs")).await.unwrap(), b"a.rs");
     let toolbox = Toolbox::new().resource(source);
-    assert!(toolbox.read_resource("file:///src/lib.rs").await.is_ok());
-    assert_eq!(toolbox.read_resource("file:///a.md").await.unwrap_err(), ResourceError::failed("not Rust"));
+    assert!(toolbox.resources().read("file:///src/lib.rs").await.is_ok());
+    assert_eq!(toolbox.resources().read("file:///a.md").await.unwrap_err(), ResourceError::failed("not Rust"));
 }

@@ -12,7 +12,7 @@ fn notes() -> String {
 async fn main() {
     assert_eq!(notes(), "hello");
     let toolbox = Toolbox::new().resource(notes);
-    assert_eq!(toolbox.resource_specs()[0].uri(), Some("file:///notes.txt"));
-    let contents = toolbox.read_resource("file:///notes.txt").await.unwrap();
+    assert_eq!(toolbox.resources().specs()[0].uri(), Some("file:///notes.txt"));
+    let contents = toolbox.resources().read("file:///notes.txt").await.unwrap();
     assert!(matches!(&contents[0], ResourceContents::Text { text, .. } if text == "hello"));
 }

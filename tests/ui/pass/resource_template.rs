@@ -1,6 +1,6 @@
 //! A template resource: a typed variable, an optional query variable, the context and the raw read.
 use codeagent::prelude::*;
-use codeagent::toolbox::ResourceRead;
+use codeagent::resources::ResourceRead;
 
 /// A user's posts.
 #[resource(uri = "users://{id}/posts{?page}", name = "posts")]
@@ -12,8 +12,8 @@ fn r#posts(id: u64, page: Option<u32>, ctx: &Context, read: ResourceRead) -> Str
 #[tokio::main]
 async fn main() {
     let toolbox = Toolbox::new().resource(r#posts);
-    assert_eq!(toolbox.resource_specs()[0].name(), "posts");
-    let contents = toolbox.read_resource("users://7/posts?page=2").await.unwrap();
+    assert_eq!(toolbox.resources().specs()[0].name(), "posts");
+    let contents = toolbox.resources().read("users://7/posts?page=2").await.unwrap();
     assert_eq!(contents[0].uri(), "users://7/posts?page=2");
-    assert!(toolbox.read_resource("users://x/posts").await.is_err());
+    assert!(toolbox.resources().read("users://x/posts").await.is_err());
 }

@@ -1,6 +1,6 @@
 //! `result_budget(...)`: a tool's own result budget, or none.
 use codeagent::prelude::*;
-use codeagent::toolbox::ResultBudget;
+use codeagent::tools::ResultBudget;
 
 /// Bounded tighter than the server.
 #[tool(result_budget(value = 4096))]
@@ -28,7 +28,7 @@ fn plain() -> String {
 
 fn main() {
     let toolbox = Toolbox::new().tool(small).tool(both).tool(whole).tool(plain);
-    let budget = |name: &str| toolbox.get(name).unwrap().spec().result_budget();
+    let budget = |name: &str| toolbox.tools().find(name).unwrap().spec().result_budget();
     assert_eq!(budget("small"), Some(ResultBudget::new().with_value_bytes(4096)));
     assert_eq!(budget("both"), Some(ResultBudget::new().with_value_bytes(65_536).with_wire_bytes(4_194_304)));
     assert_eq!(budget("whole"), Some(ResultBudget::unlimited()));

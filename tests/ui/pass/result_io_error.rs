@@ -12,7 +12,7 @@ async fn read(path: String) -> Result<String, std::io::Error> {
 async fn main() {
     assert!(read("/definitely/not/here".to_owned()).await.is_err());
     let toolbox = Toolbox::new().tool(read);
-    let result = toolbox.call("read", json!({"path": "/definitely/not/here"})).await.unwrap();
+    let result = toolbox.tools().call("read", json!({"path": "/definitely/not/here"})).await.unwrap();
     assert!(result.is_error());
     assert!(result.value().contains("No such file"), "{}", result.value());
 }

@@ -15,8 +15,8 @@ fn divide(a: f64, b: f64) -> Result<f64, ToolError> {
 async fn main() {
     assert_eq!(divide(6.0, 3.0).unwrap(), 2.0);
     let toolbox = Toolbox::new().tool(divide);
-    let ok = toolbox.call("divide", json!({"a": 6.0, "b": 3.0})).await.unwrap();
+    let ok = toolbox.tools().call("divide", json!({"a": 6.0, "b": 3.0})).await.unwrap();
     assert_eq!((ok.value(), ok.is_error()), ("2", false));
-    let err = toolbox.call("divide", json!({"a": 1, "b": 0})).await.unwrap();
+    let err = toolbox.tools().call("divide", json!({"a": 1, "b": 0})).await.unwrap();
     assert_eq!((err.value(), err.is_error()), ("cannot divide by zero", true));
 }

@@ -25,16 +25,16 @@ fn search(
 #[tokio::main]
 async fn main() {
     let toolbox = Toolbox::new().tool(search);
-    let schema = toolbox.definition("search").unwrap().input_schema;
+    let schema = toolbox.tools().definition("search").unwrap().input_schema;
     assert_eq!(schema["properties"]["q"]["description"], "What to look for.");
     assert_eq!(schema["properties"]["limit"]["minimum"], 1);
     assert_eq!(schema["properties"]["limit"]["default"], 10);
     assert_eq!(schema["required"], json!(["q"]));
-    let result = toolbox.call("search", json!({"q": "x"})).await.unwrap();
+    let result = toolbox.tools().call("search", json!({"q": "x"})).await.unwrap();
     assert_eq!(result.value(), "x 10 false 0");
-    let low = toolbox.call("search", json!({"q": "x", "limit": 0})).await.unwrap();
+    let low = toolbox.tools().call("search", json!({"q": "x", "limit": 0})).await.unwrap();
     assert!(low.is_error());
-    let short = toolbox.call("search", json!({"q": "x", "tags": ["a"]})).await.unwrap();
+    let short = toolbox.tools().call("search", json!({"q": "x", "tags": ["a"]})).await.unwrap();
     assert!(short.is_error());
     assert_eq!(search("y".to_owned(), 3, true, None), "y 3 true 0");
 }

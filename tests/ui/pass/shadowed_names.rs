@@ -35,6 +35,6 @@ async fn greet(name: String, ctx: &Context) -> String {
 #[tokio::main]
 async fn main() {
     let toolbox = Toolbox::new().tool(add).tool(greet);
-    assert_eq!(toolbox.call("add", json!({"a": 1, "b": 2})).await.unwrap().value(), "3");
-    assert_eq!(toolbox.call("greet", json!({"name": "x"})).await.unwrap().value(), "x");
+    assert_eq!(toolbox.tools().call("add", json!({"a": 1, "b": 2})).await.unwrap().value(), "3");
+    assert_eq!(toolbox.tools().call("greet", json!({"name": "x"})).await.unwrap().value(), "x");
 }

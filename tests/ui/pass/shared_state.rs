@@ -25,10 +25,10 @@ async fn total(counter: Shared) -> u64 {
 #[tokio::main]
 async fn main() {
     let toolbox = Toolbox::new().tool(count).tool(total).with_state(Counter { hits: AtomicU64::new(0) });
-    assert_eq!(toolbox.definition("total").unwrap().input_schema["properties"], json!({}));
-    assert_eq!(toolbox.call("count", json!({"by": 2})).await.unwrap().value(), "2");
-    assert_eq!(toolbox.call("count", json!({"by": 3})).await.unwrap().value(), "5");
-    assert_eq!(toolbox.call("total", None).await.unwrap().value(), "5");
+    assert_eq!(toolbox.tools().definition("total").unwrap().input_schema["properties"], json!({}));
+    assert_eq!(toolbox.tools().call("count", json!({"by": 2})).await.unwrap().value(), "2");
+    assert_eq!(toolbox.tools().call("count", json!({"by": 3})).await.unwrap().value(), "5");
+    assert_eq!(toolbox.tools().call("total", None).await.unwrap().value(), "5");
     let direct = State(std::sync::Arc::new(Counter { hits: AtomicU64::new(1) }));
     assert_eq!(count(1, direct), 2);
 }

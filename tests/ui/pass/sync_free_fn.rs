@@ -12,7 +12,7 @@ fn add(a: i64, b: i64) -> i64 {
 async fn main() {
     assert_eq!(add(2, 3), 5);
     let toolbox = Toolbox::new().tool(add);
-    let result = toolbox.call("add", json!({"a": 2, "b": 3})).await.unwrap();
+    let result = toolbox.tools().call("add", json!({"a": 2, "b": 3})).await.unwrap();
     assert!(!result.is_error());
     assert_eq!(result.value(), "5");
 }

@@ -35,13 +35,13 @@ async fn main() {
     let counter = std::sync::Arc::new(Counter { hits: AtomicU64::new(0) });
     assert_eq!(counter.hit(Some(2)), 2);
     counter.reset();
-    let toolbox = Toolbox::new().tools(std::sync::Arc::clone(&counter));
-    assert_eq!(toolbox.names(), ["hit", "read"]);
-    assert_eq!(toolbox.call("hit", json!({"by": 2})).await.unwrap().value(), "2");
-    assert_eq!(toolbox.call("hit", None).await.unwrap().value(), "3");
-    assert_eq!(toolbox.call("read", None).await.unwrap().value(), "3");
+    let toolbox = Toolbox::new().tool_set(std::sync::Arc::clone(&counter));
+    assert_eq!(toolbox.tools().names(), ["hit", "read"]);
+    assert_eq!(toolbox.tools().call("hit", json!({"by": 2})).await.unwrap().value(), "2");
+    assert_eq!(toolbox.tools().call("hit", None).await.unwrap().value(), "3");
+    assert_eq!(toolbox.tools().call("read", None).await.unwrap().value(), "3");
     assert_eq!(counter.read(&Context::detached()).await, "3");
-    let read = toolbox.definition("read").unwrap();
+    let read = toolbox.tools().definition("read").unwrap();
     assert_eq!(read.annotations.unwrap().read_only_hint, Some(true));
     assert_eq!(read.input_schema["properties"], json!({}));
 }

@@ -17,10 +17,10 @@ async fn echo(items: Args, context: &Ctx) -> Out {
 #[tokio::main]
 async fn main() {
     let toolbox = Toolbox::new().tool(echo);
-    let definition = toolbox.definition("echo").unwrap();
+    let definition = toolbox.tools().definition("echo").unwrap();
     assert_eq!(definition.input_schema["required"], json!(["items"]));
     assert!(definition.input_schema["properties"].get("context").is_none());
     assert_eq!(definition.output_schema.unwrap()["type"], "array");
-    let result = toolbox.call("echo", json!({"items": ["a"]})).await.unwrap();
+    let result = toolbox.tools().call("echo", json!({"items": ["a"]})).await.unwrap();
     assert_eq!(result.value(), r#"["a"]"#);
 }

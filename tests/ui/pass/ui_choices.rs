@@ -26,7 +26,7 @@ fn own() -> Result<Image, ToolError> {
 
 fn main() {
     let toolbox = Toolbox::new().tool(table).tool(bare).tool(text).tool(own);
-    let view = |name: &str| toolbox.get(name).unwrap().spec().ui().map(str::to_owned);
+    let view = |name: &str| toolbox.tools().find(name).unwrap().spec().ui().map(str::to_owned);
     assert_eq!(view("table").as_deref(), Some(codeagent::ui::APP_URI));
     assert_eq!(view("bare"), None);
     assert_eq!(view("text").as_deref(), Some(codeagent::ui::APP_URI));

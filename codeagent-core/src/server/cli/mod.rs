@@ -10,8 +10,9 @@ use serde_json::{Map, Value};
 
 use super::{STATE_KEY_VAR, Server, StateKeys};
 use crate::mcp::ProtocolVersion;
+use crate::mcp::ToolDefinition;
 use crate::provider::{self, NotStrict, Provider, Strictness};
-use crate::toolbox::{InvalidCursor, ToolPage};
+use crate::toolbox::{InvalidCursor, Page};
 
 const USAGE: &str = "\
 usage: SERVER [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
@@ -208,7 +209,7 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
             }
         },
         Command::Call { name, arguments } => {
-            let result = server.toolbox().call(&name, arguments).await.map_err(std::io::Error::other)?;
+            let result = server.toolbox().tools().call(&name, arguments).await.map_err(std::io::Error::other)?;
             let failed = result.is_error();
             let event = result.into_event("cli", name);
             print_out(&serde_json::to_string_pretty(&event).map_err(std::io::Error::other)?)?;
@@ -227,7 +228,7 @@ async fn execute(server: Server, command: Command) -> std::io::Result<ExitCode> 
                      Waiting for MCP messages on stdin (Ctrl-D ends).",
                     info.name,
                     info.version,
-                    server.toolbox().len(),
+                    server.toolbox().tools().len(),
                 );
             }
             server.serve_stdio().await?;
@@ -314,11 +315,11 @@ async fn run_agent(_: &Server, _: String, _: &str, _: bool) -> ExitCode {
 }
 
 /// Every page of the listing, as one page.
-fn full_listing(server: &Server) -> Result<ToolPage, InvalidCursor> {
-    let mut listing = server.toolbox().list_tools(None)?;
+fn full_listing(server: &Server) -> Result<Page<ToolDefinition>, InvalidCursor> {
+    let mut listing = server.toolbox().tools().list(None)?;
     while let Some(next) = listing.next_cursor.take() {
-        let mut page = server.toolbox().list_tools(Some(&next))?;
-        listing.tools.append(&mut page.tools);
+        let mut page = server.toolbox().tools().list(Some(&next))?;
+        listing.items.append(&mut page.items);
         listing.next_cursor = page.next_cursor;
     }
     Ok(listing)

@@ -50,7 +50,7 @@ impl Engine {
                 return refused(peer, &id, &slot, &error);
             }
         };
-        if let Some(tool) = self.toolbox.get(&name)
+        if let Some(tool) = self.toolbox.tools().find(&name)
             && let Some(error) = self.missing_capability(peer, era, &params, tool.spec())
         {
             return refused(peer, &id, &slot, &error);
@@ -63,7 +63,7 @@ impl Engine {
             Err(error) => return refused(peer, &id, &slot, &error),
         };
         let context = request_context(&id, era, &params, &slot, route, Some(asker));
-        let started = match self.toolbox.start(&name, arguments, context) {
+        let started = match self.toolbox.tools().start(&name, arguments, context) {
             Ok(started) => started,
             Err(error) => return refused(peer, &id, &slot, &RpcError::new(INVALID_PARAMS, error.to_string())),
         };
@@ -185,10 +185,8 @@ impl Engine {
             return false;
         }
         limited(self.budget)
-            || self
-                .toolbox
-                .names()
-                .iter()
-                .any(|name| self.toolbox.get(name).is_some_and(|tool| tool.spec().result_budget().is_some_and(limited)))
+            || self.toolbox.tools().names().iter().any(|name| {
+                self.toolbox.tools().find(name).is_some_and(|tool| tool.spec().result_budget().is_some_and(limited))
+            })
     }
 }

@@ -108,13 +108,13 @@ impl Changes {
 impl Engine {
     /// The receivers of every change from now on.
     pub(crate) fn list_changes(&self) -> Changes {
-        let mut tools = self.toolbox.changes();
+        let mut tools = self.toolbox.tools().changes();
         tools.borrow_and_update();
-        let mut resources = self.toolbox.resource_changes();
+        let mut resources = self.toolbox.resources().changes();
         resources.borrow_and_update();
-        let mut prompts = self.toolbox.prompt_changes();
+        let mut prompts = self.toolbox.prompts().changes();
         prompts.borrow_and_update();
-        Changes { tools, resources, prompts, updates: self.toolbox.resource_updates(), remote: None }
+        Changes { tools, resources, prompts, updates: self.toolbox.resources().updates(), remote: None }
     }
 
     /// `subscriptions/listen` request `id`: acknowledged, then one
@@ -140,10 +140,10 @@ impl Engine {
             );
         };
         let wants = |key: &str| filter.get(key).and_then(Value::as_bool) == Some(true);
-        let has_resources = self.toolbox.has_resources();
+        let has_resources = !self.toolbox.resources().is_empty();
         let tools = wants("toolsListChanged");
         let resources = wants("resourcesListChanged") && has_resources;
-        let prompts = wants("promptsListChanged") && self.toolbox.has_prompts();
+        let prompts = wants("promptsListChanged") && !self.toolbox.prompts().is_empty();
         let watched: Vec<String> = match filter.get("resourceSubscriptions").and_then(Value::as_array) {
             Some(uris) if has_resources => uris.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
             _ => Vec::new(),

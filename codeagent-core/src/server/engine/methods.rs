@@ -19,13 +19,13 @@ impl Engine {
     fn capabilities(&self, version: ProtocolVersion, apps: bool) -> Value {
         let mut capabilities = Map::new();
         capabilities.insert("tools".into(), json!({ "listChanged": true }));
-        if self.toolbox.has_resources() {
+        if !self.toolbox.resources().is_empty() {
             capabilities.insert("resources".into(), json!({ "subscribe": true, "listChanged": true }));
         } else if self.keeps_results() {
             // Results over budget are read back as resources (not listed).
             capabilities.insert("resources".into(), json!({}));
         }
-        if self.toolbox.has_prompts() {
+        if !self.toolbox.prompts().is_empty() {
             capabilities.insert("prompts".into(), json!({ "listChanged": true }));
         }
         if self.toolbox.has_completions() && version >= ProtocolVersion::V2025_03_26 {
@@ -95,6 +95,7 @@ impl Engine {
         let cursor = cursor_param(params)?;
         let mut page = self
             .toolbox
+            .tools()
             .wire_page(era.version, cursor)
             .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))?;
         if era.apps {

@@ -30,7 +30,7 @@ impl Engine {
     /// `prompts/list`.
     pub(super) fn list_prompts(&self, era: Era, params: &Map<String, Value>) -> Result<Value, RpcError> {
         let cursor = cursor_param(params)?;
-        self.toolbox.wire_prompts(era.version, cursor).map_err(|error| invalid(error.to_string()))
+        self.toolbox.prompts().wire_page(era.version, cursor).map_err(|error| invalid(error.to_string()))
     }
 
     /// Starts `prompts/get` request `id`.
@@ -61,13 +61,14 @@ impl Engine {
             Err(error) => return refused(peer, &id, &slot, &error),
         };
         let context = request_context(&id, era, &params, &slot, route, Some(asker));
-        let getting = match self.toolbox.start_get(name, arguments, context) {
+        let getting = match self.toolbox.prompts().start(name, arguments, context) {
             Ok(getting) => getting,
             Err(error) => return refused(peer, &id, &slot, &prompt_error(&error)),
         };
         let description = self
             .toolbox
-            .prompt_specs()
+            .prompts()
+            .specs()
             .into_iter()
             .find(|spec| spec.name() == name)
             .and_then(|spec| spec.description().map(str::to_owned));
@@ -131,14 +132,14 @@ impl Engine {
                     .get("name")
                     .and_then(Value::as_str)
                     .ok_or_else(|| invalid("Invalid params: a ref/prompt needs a `name`"))?;
-                self.toolbox.complete_prompt(prompt, name, typed, &given)
+                self.toolbox.prompts().complete(prompt, name, typed, &given)
             }
             Some("ref/resource") => {
                 let template = reference
                     .get("uri")
                     .and_then(Value::as_str)
                     .ok_or_else(|| invalid("Invalid params: a ref/resource needs a `uri`"))?;
-                self.toolbox.complete_template(template, name, typed, &given)
+                self.toolbox.resources().complete(template, name, typed, &given)
             }
             other => {
                 return Err(invalid(format!(

@@ -60,7 +60,8 @@ impl Engine {
         let cursor = cursor_param(params)?;
         let mut page = self
             .toolbox
-            .wire_resources(era.version, cursor, templates)
+            .resources()
+            .wire_page(era.version, cursor, templates)
             .map_err(|error| RpcError::new(INVALID_PARAMS, error.to_string()))?;
         if era.apps && !templates {
             apps::list_builtin_view(&mut page, &self.toolbox);
@@ -117,7 +118,7 @@ impl Engine {
         let mut result = Map::new();
         result.insert("contents".into(), Value::Array(contents));
         if era.is_modern() {
-            let cache = self.toolbox.read_cache_hint(uri);
+            let cache = self.toolbox.resources().cache_hint(uri);
             let ttl = u64::try_from(cache.ttl().as_millis()).unwrap_or(u64::MAX);
             result.insert("ttlMs".into(), Value::from(ttl));
             let scope = if cache.is_public() { "public" } else { "private" };
@@ -187,7 +188,7 @@ impl Engine {
             }));
         }
         let context = request_context(&id, era, &params, &slot, route, None);
-        let reading = match self.toolbox.start_read(&uri, context) {
+        let reading = match self.toolbox.resources().start(&uri, context) {
             Ok(reading) => reading,
             Err(error) => return refused(peer, &id, &slot, &read_error(era, &uri, &error)),
         };

@@ -175,7 +175,9 @@ async fn modern_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
         Err(error) => return rpc_error(StatusCode::BAD_REQUEST, &id, &error),
     };
     let tool = (method == Some(Method::ToolsCall))
-        .then(|| request.params.get("name").and_then(Value::as_str).and_then(|name| http.engine.toolbox.get(name)))
+        .then(|| {
+            request.params.get("name").and_then(Value::as_str).and_then(|name| http.engine.toolbox.tools().find(name))
+        })
         .flatten();
     let mirrored = tool.as_ref().map_or(&[][..], |tool| tool.spec().header_params());
     if let Err(error) = headers::check(headers, era.version.as_str(), &request.method, &request.params, mirrored) {

@@ -25,7 +25,7 @@ pub enum AskError {
     /// gives no randomness: it is not asked.
     #[error("the question was not asked: it needs a random id")]
     NoRandomness(#[source] crate::RandomError),
-    /// The tool runs with no client to ask (`Toolbox::call`, `--call`).
+    /// The tool runs with no client to ask (`toolbox.tools().call`, `--call`).
     #[error("nobody can be asked `{0}`: the tool runs without a client")]
     NoClient(&'static str),
     /// The request's transport cannot carry a question: a legacy HTTP request

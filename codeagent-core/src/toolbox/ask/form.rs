@@ -30,7 +30,7 @@ const FORMATS: [&str; 4] = ["email", "uri", "date", "date-time"];
 /// The `requestedSchema` of an elicitation of `T`.
 ///
 /// ```
-/// use codeagent_core::toolbox::form_schema;
+/// use codeagent_core::ask::form_schema;
 ///
 /// #[derive(schemars::JsonSchema)]
 /// struct Confirm {

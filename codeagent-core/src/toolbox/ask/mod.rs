@@ -152,12 +152,13 @@ impl Context {
     /// saying why: [`Question::elicit`] of an unnamed question.
     ///
     /// ```no_run
-    /// use codeagent_core::toolbox::{Context, Elicitation};
+    /// use codeagent_core::ask::Elicitation;
+    /// use codeagent_core::toolbox::Context;
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Confirm { proceed: bool }
     ///
-    /// # async fn demo(ctx: &Context) -> Result<(), codeagent_core::toolbox::AskError> {
+    /// # async fn demo(ctx: &Context) -> Result<(), codeagent_core::ask::AskError> {
     /// match ctx.elicit::<Confirm>("Delete 3 files?").await? {
     ///     Elicitation::Accepted(Confirm { proceed: true }) => { /* delete */ }
     ///     Elicitation::Accepted(_) | Elicitation::Declined | Elicitation::Cancelled => { /* keep */ }

@@ -125,7 +125,7 @@ impl ModelPreferences {
 /// ([`Context::sample`](crate::toolbox::Context::sample)).
 ///
 /// ```
-/// use codeagent_core::toolbox::{ModelPreferences, Sampling};
+/// use codeagent_core::ask::{ModelPreferences, Sampling};
 ///
 /// let request = Sampling::new(200)
 ///     .with_system_prompt("You summarise tables in one sentence.")

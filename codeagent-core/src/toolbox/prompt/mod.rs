@@ -2,7 +2,8 @@
 //! `prompts/get`, with named string arguments.
 //!
 //! ```
-//! use codeagent_core::toolbox::{PromptArgument, PromptSpec, Toolbox};
+//! use codeagent_core::prompts::{PromptArgument, PromptSpec};
+//! use codeagent_core::toolbox::Toolbox;
 //!
 //! # async fn demo() {
 //! let review = PromptSpec::new("review")
@@ -10,7 +11,7 @@
 //!     .with_argument(PromptArgument::required("path").with_description("The file to review."))
 //!     .serve(|get| async move { format!("Please review {}.", get.argument("path").unwrap_or_default()) });
 //! let toolbox = Toolbox::new().prompt(review);
-//! let messages = toolbox.get_prompt("review", [("path", "src/lib.rs")]).await.unwrap();
+//! let messages = toolbox.prompts().get("review", [("path", "src/lib.rs")]).await.unwrap();
 //! assert_eq!(messages[0].text(), Some("Please review src/lib.rs."));
 //! # }
 //! ```

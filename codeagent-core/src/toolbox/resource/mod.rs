@@ -3,7 +3,8 @@
 //! come back, matched from the URI read, as [`ResourceRead::variable`].
 //!
 //! ```
-//! use codeagent_core::toolbox::{ResourceSpec, Toolbox};
+//! use codeagent_core::resources::ResourceSpec;
+//! use codeagent_core::toolbox::Toolbox;
 //!
 //! # async fn demo() {
 //! let readme = ResourceSpec::fixed("file:///README.md", "readme")
@@ -14,7 +15,7 @@
 //!     .unwrap()
 //!     .serve(|read| async move { format!("user {}", read.variable("id").unwrap_or_default()) });
 //! let toolbox = Toolbox::new().resource(readme).resource(profile);
-//! let contents = toolbox.read_resource("users://42/profile").await.unwrap();
+//! let contents = toolbox.resources().read("users://42/profile").await.unwrap();
 //! assert_eq!(contents[0].uri(), "users://42/profile");
 //! # }
 //! ```
