@@ -382,13 +382,14 @@ async fn a_cancelled_call_gets_no_response_and_the_tool_sees_the_cancellation() 
     let mut client = Client::new();
     client.initialize("2025-11-25").await;
     let params =
-        json!({ "name": "wait", "arguments": { "key": "cancel-1", "ms": 600 }, "_meta": { "progressToken": "w" } });
+        json!({ "name": "wait", "arguments": { "key": "cancel-1", "ms": 2000 }, "_meta": { "progressToken": "w" } });
     client.request(5, "tools/call", params).await;
     let started = client.recv().await;
     assert_eq!(started["method"], "notifications/progress", "the tool started: {started}");
     client.notify("notifications/cancelled", json!({ "requestId": 5, "reason": "changed my mind" })).await;
-    // Uncancelled, the tool would answer within this window.
-    client.assert_quiet(Duration::from_millis(1200)).await;
+    // Uncancelled, the tool would answer within this window (the tool waits
+    // long enough for the cancellation to reach it on a loaded machine).
+    client.assert_quiet(Duration::from_millis(2500)).await;
     assert!(saw_cancellation(&observed("cancel-1")), "the tool observed the cancellation: {:?}", observed("cancel-1"));
     // Later requests are fine, including one reusing the cancelled id.
     client.sync().await;
@@ -400,11 +401,11 @@ async fn a_cancelled_call_gets_no_response_and_the_tool_sees_the_cancellation() 
 async fn a_cancelled_modern_call_gets_no_response() {
     let mut client = Client::new();
     let params =
-        modern_with(json!({ "progressToken": 1 }), call_params("wait", json!({ "key": "cancel-2", "ms": 600 })));
+        modern_with(json!({ "progressToken": 1 }), call_params("wait", json!({ "key": "cancel-2", "ms": 2000 })));
     client.request("m", "tools/call", params).await;
     assert_eq!(client.recv().await["method"], "notifications/progress");
     client.notify("notifications/cancelled", json!({ "requestId": "m" })).await;
-    client.assert_quiet(Duration::from_millis(1200)).await;
+    client.assert_quiet(Duration::from_millis(2500)).await;
     assert!(saw_cancellation(&observed("cancel-2")), "{:?}", observed("cancel-2"));
     client.sync_modern().await;
 }

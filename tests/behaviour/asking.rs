@@ -212,9 +212,22 @@ async fn a_tool_needing_a_capability_is_refused_before_it_runs(transport: Transp
     let error = client.error(1, "tools/call", modern_call("sampler", json!({}), json!({}))).await;
     assert_eq!(error["code"], -32021, "{transport}: {error}");
     assert_eq!(error["data"]["requiredCapabilities"], json!({"sampling": {}}), "{transport}: {error}");
+    assert_error_artifact(&error, transport);
     let allowed = client.result(2, "tools/call", modern_call("sampler", json!({}), everything())).await;
     assert_eq!(text(&allowed), "allowed");
     let mut old = legacy(transport, json!({})).await;
     let error = old.error(1, "tools/call", call("sampler", json!({}))).await;
     assert_eq!(error["code"], -32021, "{transport}: {error}");
+    assert_error_artifact(&error, transport);
+    let unknown = old.error(2, "tools/call", call("no_such_tool", json!({}))).await;
+    assert_error_artifact(&unknown, transport);
+}
+
+/// A call the engine refuses carries, in `data._meta`, the error artifact a
+/// tool returning `ToolError` with the same message would have.
+fn assert_error_artifact(error: &Value, transport: Transport) {
+    let artifact = &error["data"]["_meta"]["dev.codeagent/artifact"];
+    assert_eq!(artifact["kind"], "error", "{transport}: {error}");
+    assert_eq!(artifact["status"], "error", "{transport}: {error}");
+    assert_eq!(artifact["payload"]["message"], error["message"], "{transport}: {error}");
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::call_refusal::with_error_artifact;
 use super::input::{Round, Subject, stuck};
 use super::{Engine, Reply, Route, refused, request_context};
 use crate::server::budget::{self, Call};
@@ -53,19 +54,22 @@ impl Engine {
         if let Some(tool) = self.toolbox.tools().find(&name)
             && let Some(error) = self.missing_capability(peer, era, &params, tool.spec())
         {
-            return refused(peer, &id, &slot, &error);
+            return refused(peer, &id, &slot, &with_error_artifact(error));
         }
         let arguments = params.remove("arguments");
         let subject =
             Subject { method: "tools/call", name: &name, arguments: arguments.as_ref().unwrap_or(&Value::Null) };
         let (asker, round) = match self.questions(peer, era, &subject, &params, &slot, route) {
             Ok(questions) => questions,
-            Err(error) => return refused(peer, &id, &slot, &error),
+            Err(error) => return refused(peer, &id, &slot, &with_error_artifact(error)),
         };
         let context = request_context(&id, era, &params, &slot, route, Some(asker));
         let started = match self.toolbox.tools().start(&name, arguments, context) {
             Ok(started) => started,
-            Err(error) => return refused(peer, &id, &slot, &RpcError::new(INVALID_PARAMS, error.to_string())),
+            Err(error) => {
+                let error = with_error_artifact(RpcError::new(INVALID_PARAMS, error.to_string()));
+                return refused(peer, &id, &slot, &error);
+            }
         };
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
@@ -125,6 +129,7 @@ impl Engine {
             Outcome::TimedOut if owed => {
                 let seconds = deadline.unwrap_or_default().as_secs_f64();
                 let error = RpcError::new(INTERNAL_ERROR, format!("The request timed out after {seconds} seconds"));
+                let error = with_error_artifact(error);
                 Some(error_message(&id, &error))
             }
             Outcome::Stopped | Outcome::TimedOut => None,

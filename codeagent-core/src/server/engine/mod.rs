@@ -6,6 +6,7 @@
 
 mod batch;
 mod call;
+mod call_refusal;
 mod input;
 mod listen;
 mod methods;
