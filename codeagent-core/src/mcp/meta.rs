@@ -50,3 +50,14 @@ pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 /// The notification `_meta` key of a subscription's id (2026-07-28).
 pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+
+#[cfg(test)]
+mod tests {
+    /// The MCP Apps view's renderer, JavaScript, spells the artifact key out:
+    /// it must be this one.
+    #[test]
+    fn the_view_reads_the_artifact_under_the_same_key() {
+        let renderer = include_str!("../ui/assets/renderer.js");
+        assert!(renderer.contains(&format!("var META_KEY = \"{}\";", super::ARTIFACT_META_KEY)));
+    }
+}
