@@ -429,3 +429,196 @@ async fn references_resolve_alike_in_checking_and_in_the_client_compatible_form(
     assert_eq!(listed["tools"][0]["inputSchema"]["properties"]["by_anchor"], json!({"$ref": "#upper"}));
     assert_eq!(listed["tools"][0]["inputSchema"]["$defs"]["Upper"]["$anchor"], "upper");
 }
+
+/// The same schemas, read by every part of codeagent that follows `$ref`s:
+/// argument checking, decoding, the client-compatible form, the OpenAI and
+/// Anthropic strict forms, the Gemini form and the elicitation form check.
+/// Each reference that names a schema reaches the same target in all of them
+/// (they all see what the same schema written without references gives), and
+/// each broken one (a cycle, a too long chain, a dangling pointer) is refused
+/// by all of them with the same reason.
+mod one_reference_walk {
+    use codeagent::prelude::*;
+    use codeagent::provider::{self, Provider, Strictness};
+    use codeagent::toolbox::{Tool, ToolCall, ToolFuture, ToolSpec, client_compatible, decode_arguments, form_schema};
+    use schemars::JsonSchema;
+    use serde_json::{Map, Value, json};
+
+    /// The target every good reference names: an optional count of at least 5.
+    fn target() -> Value {
+        json!({"type": ["integer", "null"], "minimum": 5})
+    }
+
+    fn anchored() -> Value {
+        json!({"$anchor": "count", "type": ["integer", "null"], "minimum": 5})
+    }
+
+    fn object(x: Value, extra: Value) -> Value {
+        let mut schema = json!({"type": "object", "properties": {"x": x}});
+        schema.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        schema
+    }
+
+    /// The schemas, by index: 0 says it without references, 1..=4 by each
+    /// kind of reference, 5..=7 are broken.
+    fn schema(index: usize) -> Value {
+        match index {
+            0 => object(target(), json!({})),
+            1 => object(json!({"$ref": "#/$defs/Count"}), json!({"$defs": {"Count": target()}})),
+            2 => object(json!({"$ref": "#/definitions/Count"}), json!({"definitions": {"Count": target()}})),
+            3 => object(json!({"$ref": "#count"}), json!({"$defs": {"Count": anchored()}})),
+            // Nested: a `$defs` pointer to a `definitions` pointer to an anchor.
+            4 => object(
+                json!({"$ref": "#/$defs/Outer"}),
+                json!({"$defs": {"Outer": {"$ref": "#/definitions/Mid"}, "Count": anchored()},
+                    "definitions": {"Mid": {"$ref": "#count"}}}),
+            ),
+            5 => object(
+                json!({"$ref": "#/$defs/A"}),
+                json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}),
+            ),
+            6 => {
+                let mut chain = Map::new();
+                for n in 0..40 {
+                    chain.insert(format!("D{n}"), json!({"$ref": format!("#/$defs/D{}", n + 1)}));
+                }
+                chain.insert("D40".into(), target());
+                object(json!({"$ref": "#/$defs/D0"}), json!({"$defs": chain}))
+            }
+            7 => object(json!({"$ref": "#/$defs/Missing"}), json!({"$defs": {"Count": target()}})),
+            _ => unreachable!(),
+        }
+    }
+
+    /// Why each broken schema is refused, the same words from every walk.
+    const REFUSALS: [(usize, &str); 3] = [
+        (5, "is \"#/$defs/A\", which leads back to itself through references alone"),
+        (6, "is \"#/$defs/D0\", which starts a chain of more than 32 references"),
+        (7, "is \"#/$defs/Missing\", which does not name a definition of this schema"),
+    ];
+
+    /// Arguments whose schema is [`schema`]`(N)`.
+    struct Raw<const N: usize>;
+
+    impl<const N: usize> JsonSchema for Raw<N> {
+        fn schema_name() -> std::borrow::Cow<'static, str> {
+            format!("Raw{N}").into()
+        }
+
+        fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            schemars::Schema::try_from(schema(N)).unwrap()
+        }
+    }
+
+    /// A tool listed with `listed` that decodes its arguments (as JSON) by
+    /// `decoding`'s schema, as `#[tool]` would.
+    struct Decoding {
+        listed: ToolSpec,
+        decoding: ToolSpec,
+    }
+
+    impl Tool for Decoding {
+        fn spec(&self) -> &ToolSpec {
+            &self.listed
+        }
+
+        fn call(&self, mut call: ToolCall) -> ToolFuture {
+            let decoded = decode_arguments::<Value>(&self.decoding, &mut call);
+            Box::pin(async move { decoded.map(|arguments| arguments.to_string()).into_tool_result() })
+        }
+    }
+
+    fn spec<const N: usize>() -> ToolSpec {
+        ToolSpec::new::<Raw<N>>("walk")
+    }
+
+    /// Every walk's view of one schema, to compare with another's.
+    #[derive(Debug, PartialEq)]
+    struct Seen {
+        calls: Vec<(bool, String)>,
+        client_compatible: Value,
+        providers: Vec<Value>,
+        form: Value,
+    }
+
+    const PROVIDERS: [(Provider, Strictness); 4] = [
+        (Provider::OpenAiChat, Strictness::Strict),
+        (Provider::Anthropic, Strictness::Strict),
+        (Provider::Gemini, Strictness::Lenient),
+        (Provider::OpenAiChat, Strictness::Lenient),
+    ];
+
+    async fn seen<const N: usize>() -> Seen {
+        let spec = spec::<N>();
+        assert_eq!(spec.schema_problem(), None, "schema {N}");
+        let toolbox = Toolbox::new().tool(Decoding { listed: spec.clone(), decoding: spec.clone() });
+        let mut calls = Vec::new();
+        // 3 breaks the target's minimum, 7 keeps it, and a `null` stays a
+        // `null` (the target admits it) rather than being dropped as absent.
+        for arguments in [json!({"x": 3}), json!({"x": 7}), json!({"x": null}), json!({"x": "seven"})] {
+            let result = toolbox.call("walk", arguments).await.unwrap();
+            calls.push((result.is_error(), result.value().to_owned()));
+        }
+        let definition = spec.definition().clone();
+        let providers = PROVIDERS
+            .iter()
+            .map(|(provider, strictness)| {
+                provider::tools_for(std::slice::from_ref(&definition), *provider, *strictness).unwrap().tools
+            })
+            .collect();
+        Seen {
+            calls,
+            client_compatible: client_compatible(&definition.input_schema),
+            providers,
+            form: form_schema::<Raw<N>>().unwrap(),
+        }
+    }
+
+    async fn refused<const N: usize>() {
+        let reason = REFUSALS.iter().find(|(index, _)| *index == N).unwrap().1;
+        let spec = spec::<N>();
+        // Argument checking: the toolbox will not take the tool.
+        let added = Toolbox::new().try_add(Decoding { listed: spec.clone(), decoding: spec.clone() });
+        let message = added.unwrap_err().to_string();
+        assert!(message.contains(&format!("`$ref` at #/properties/x {reason}")), "checking {N}: {message}");
+        // Decoding by that schema refuses the arguments, for the same reason.
+        let toolbox = Toolbox::new().tool(Decoding { listed: ToolSpec::new::<Raw<0>>("walk"), decoding: spec.clone() });
+        let result = toolbox.call("walk", json!({"x": 7})).await.unwrap();
+        assert!(result.is_error() && result.value().contains(reason), "decoding {N}: {}", result.value());
+        // The client-compatible form inlines nothing of it.
+        let schema = &spec.definition().input_schema;
+        let mut unchanged = schema.clone();
+        unchanged.as_object_mut().unwrap().remove("$schema");
+        assert_eq!(client_compatible(schema), unchanged, "client_compatible {N}");
+        // Every provider form refuses the tool.
+        for (provider, strictness) in PROVIDERS {
+            let refused =
+                provider::tools_for(std::slice::from_ref(spec.definition()), provider, strictness).unwrap_err();
+            assert!(refused[0].reason.contains(reason), "{provider} {strictness:?} {N}: {}", refused[0].reason);
+        }
+        // The elicitation form check refuses it.
+        let form = form_schema::<Raw<N>>().unwrap_err();
+        assert!(form.reason.contains(reason), "form {N}: {form}");
+    }
+
+    #[tokio::test]
+    async fn every_walk_reaches_the_same_target() {
+        let plain = seen::<0>().await;
+        assert!(plain.calls[0].0, "{:?}", plain.calls);
+        assert_eq!(plain.calls[1], (false, json!({"x": 7}).to_string()));
+        assert_eq!(plain.calls[2], (false, json!({"x": null}).to_string()));
+        assert_eq!(plain.client_compatible["properties"]["x"], target());
+        assert_eq!(plain.form["properties"]["x"], json!({"type": "integer", "minimum": 5}));
+        assert_eq!(seen::<1>().await, plain, "$defs");
+        assert_eq!(seen::<2>().await, plain, "definitions");
+        assert_eq!(seen::<3>().await, plain, "$anchor");
+        assert_eq!(seen::<4>().await, plain, "nested");
+    }
+
+    #[tokio::test]
+    async fn every_walk_refuses_the_same_broken_references() {
+        refused::<5>().await;
+        refused::<6>().await;
+        refused::<7>().await;
+    }
+}

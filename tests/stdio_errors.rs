@@ -343,3 +343,60 @@ async fn an_unsupported_modern_version_is_32022_with_supported_and_requested() {
     assert_eq!(error["data"]["requested"], "2030-01-01");
     client.sync_modern().await;
 }
+
+// ---------------------------------------------------------------------------
+// Error results the engine makes for a call
+// ---------------------------------------------------------------------------
+
+/// Refuses, as a tool does: a `ToolError` without detail.
+#[codeagent::tool]
+fn refuse() -> Result<String, codeagent::ToolError> {
+    Err(codeagent::ToolError::new("refused by the tool"))
+}
+
+/// Refuses with a detail, so the artifact says more than the text.
+#[codeagent::tool]
+fn refuse_with_detail() -> Result<String, codeagent::ToolError> {
+    Err(codeagent::ToolError::new("refused by the tool").with_detail("because"))
+}
+
+/// The error artifact a client reads from a result: `_meta["dev.codeagent/artifact"]`
+/// when sent, else the one `ToolResult::from_mcp` rebuilds from the text.
+fn error_artifact(result: &Value) -> Value {
+    let read = codeagent::ToolResult::from_mcp(result);
+    Value::Object(read.artifact().expect("an error artifact").as_object().clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_made_call_errors_have_the_shape_of_a_tool_error() {
+    let mut client = Client::start(Server::new(toolbox().tool(refuse).tool(refuse_with_detail)));
+    client.initialize("2025-11-25").await;
+    let tool_made = client.result(1, "tools/call", call_params("refuse", json!({}))).await;
+    assert_eq!(tool_made["isError"], true);
+    // An artifact that only repeats the text is left off the wire, for the
+    // tool's errors and the engine's alike; a detailed one rides in `_meta`.
+    let detailed = client.result(2, "tools/call", call_params("refuse_with_detail", json!({}))).await;
+    let sent = &detailed["_meta"]["dev.codeagent/artifact"];
+    assert_eq!((&sent["kind"], &sent["status"]), (&json!("error"), &json!("error")));
+    assert_eq!(sent["payload"], json!({"message": "refused by the tool", "detail": "because"}));
+    for (id, name, arguments, message) in [
+        (3, "add", json!({"a": "one", "b": 2}), "Invalid arguments for tool add"),
+        (4, "add", json!({"a": 1}), "Invalid arguments for tool add"),
+        (5, "boom_sync", json!({}), "The tool failed unexpectedly (it panicked: sync kaboom)"),
+        (6, "boom_async", json!({}), "The tool failed unexpectedly (it panicked: async kaboom)"),
+    ] {
+        let engine_made = client.result(id, "tools/call", call_params(name, arguments)).await;
+        assert_eq!(engine_made["isError"], true, "{name}: {engine_made}");
+        assert!(text(&engine_made).starts_with(message), "{name}: {engine_made}");
+        // The same keys as the tool's error result, `_meta` included.
+        let keys = |result: &Value| result.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&engine_made), keys(&tool_made), "{name}: {engine_made}");
+        // The same error artifact: kind and status `error`, the message as its payload.
+        let artifact = error_artifact(&engine_made);
+        let mut expected = error_artifact(&tool_made);
+        expected["payload"]["message"] = Value::from(text(&engine_made));
+        assert_eq!(artifact, expected, "{name}");
+        assert_eq!(artifact["kind"], "error");
+    }
+    client.sync().await;
+}

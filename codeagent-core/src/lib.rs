@@ -30,6 +30,8 @@
 //!   artifact       Artifact v1                                  (nothing)
 //!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
 //!   random         the one source of randomness, failing closed (nothing; private)
+//!   schema_ref     the one `$ref` walk of JSON Schemas: resolve, follow, inline
+//!                  (nothing; private)
 //! ```
 //!
 //! Below them all, in a crate of its own, `codeagent-uri-template` (re-exported
@@ -56,6 +58,7 @@ pub mod output;
 pub mod provider;
 mod random;
 pub mod result;
+mod schema_ref;
 pub mod server;
 pub mod toolbox;
 pub mod ui;

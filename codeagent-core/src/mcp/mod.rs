@@ -19,22 +19,11 @@ pub(crate) use content::checked_uri;
 pub use content::{ContentBlock, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, TextContent};
 pub use error::InvalidContent;
 pub use icon::{Icon, Theme};
+pub use meta::ARTIFACT_META_KEY;
 pub use method::{Method, Notification};
 pub use tool::{ToolAnnotations, ToolDefinition};
 pub use version::{ProtocolVersion, UnsupportedVersion};
 pub use wire::{LOWERED_AUDIO_URI, output_schema_for};
-
-/// The `_meta` key under which a result's artifact rides in an MCP `CallToolResult`.
-///
-/// Image bytes are not repeated there: each entry of `payload.images` carries
-/// `"content": i`, the index of its image block in the result's `content`, in
-/// place of `b64`. Nor is structured content: a table's payload carries
-/// `"structuredContent": "df"` in place of its `df`, which is the result's
-/// `structuredContent`, and the code artifact of [`Json`](crate::Json) carries
-/// `"structuredContent": "text"` in place of its `text`, which is that
-/// content pretty-printed (see [`FROM_STRUCTURED_KEY`]).
-/// [`ToolResult::from_mcp`](crate::ToolResult::from_mcp) puts both back.
-pub const ARTIFACT_META_KEY: &str = "dev.codeagent/artifact";
 
 /// The payload key by which an artifact in `_meta` names the field it left
 /// out because the result's `structuredContent` holds it: `"df"` (the table

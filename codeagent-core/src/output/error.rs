@@ -77,6 +77,16 @@ impl<E: std::error::Error> From<E> for ToolError {
     }
 }
 
+/// The error result of a call the engine ends rather than the tool: a panic,
+/// a tool stopped before it finished. The one constructor of such results,
+/// so each has the shape of a tool-returned [`ToolError`] (`is_error: true`,
+/// an artifact of kind and status `error` whose payload holds the message);
+/// the toolbox's refusals of a call's arguments or state are `ToolError`s
+/// lowered the same way.
+pub(crate) fn call_error(message: impl Into<String>) -> ToolResult {
+    ToolError::new(message).into_tool_result()
+}
+
 impl IntoToolResult for ToolError {
     fn into_tool_result(self) -> ToolResult {
         let value = self.to_string();

@@ -22,6 +22,7 @@ mod variants;
 pub use code::Code;
 pub use diff::Diff;
 pub use error::ToolError;
+pub(crate) use error::call_error;
 pub use image::Image;
 pub use json::Json;
 pub use table::{Column, ColumnType, DEFAULT_PREVIEW_ROWS, Table};

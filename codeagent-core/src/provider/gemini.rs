@@ -18,10 +18,11 @@ pub(super) fn tool(declarations: Vec<Value>) -> Value {
     json!({"functionDeclarations": declarations})
 }
 
-/// The schema as `parametersJsonSchema` takes it, from a
-/// [`client_compatible`](crate::toolbox::client_compatible) one: no `$schema`,
-/// `$defs` at the root only (left by recursive types), and nothing beside a
-/// `$ref` but `description`.
+/// The schema as `parametersJsonSchema` takes it, from one with its
+/// references inlined as [`client_compatible`](crate::toolbox::client_compatible)
+/// does: no `$schema`, definitions at the root only (left by recursive types,
+/// referred to by JSON pointer), and nothing beside a `$ref` but
+/// `description`.
 pub(super) fn parameters(mut schema: Value) -> Value {
     if let Some(root) = schema.as_object_mut() {
         remove_key(root, "$schema");

@@ -29,7 +29,8 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 
 use crate::mcp::ToolDefinition;
-use crate::toolbox::{Toolbox, client_compatible};
+use crate::schema_ref::inline_refs;
+use crate::toolbox::Toolbox;
 
 pub use names::ToolNames;
 
@@ -90,8 +91,11 @@ impl FromStr for Provider {
 /// Whether to ask the provider to hold the model's arguments to the schema.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Strictness {
-    /// The schema as the tool publishes it (references inlined); never fails
-    /// but for a name clash.
+    /// The schema as the tool publishes it (references inlined, as
+    /// [`client_compatible`](crate::toolbox::client_compatible) does); never
+    /// fails but for a name clash or a broken `$ref` (one naming nothing, a
+    /// cycle of references, a chain of more than 32), which a toolbox refuses
+    /// anyway.
     #[default]
     Lenient,
     /// The provider's strict form (`"strict": true`, the schema rewritten into
@@ -180,7 +184,12 @@ pub fn tools_for(
 
 /// The input schema as `provider` takes it.
 fn parameters(definition: &ToolDefinition, provider: Provider, strictness: Strictness) -> Result<Value, String> {
-    let schema = client_compatible(&definition.input_schema);
+    // The client-compatible form, by the one reference walk; a broken `$ref`
+    // is refused, whether strict or not (the provider would refuse the request).
+    let mut schema = inline_refs(&definition.input_schema).map_err(|error| format!("its schema's {error}"))?;
+    if let Some(root) = schema.as_object_mut() {
+        remove_key(root, "$schema");
+    }
     match (provider, strictness) {
         (Provider::Gemini, Strictness::Strict) => Err(gemini::NO_STRICT.into()),
         (Provider::Gemini, Strictness::Lenient) => Ok(gemini::parameters(schema)),

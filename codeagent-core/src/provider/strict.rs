@@ -12,6 +12,9 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::schema_ref::check_refs;
+#[cfg(doc)]
+use crate::schema_ref::inline_refs;
 use crate::toolbox::decode::admits_null;
 
 /// What one provider's strict mode accepts.
@@ -108,8 +111,9 @@ const REFUSED: [&str; 16] = [
 /// Annotations kept as they are.
 const ANNOTATIONS: [&str; 2] = ["description", "title"];
 
-/// The strict form of `schema` (a [`client_compatible`](crate::toolbox::client_compatible)
-/// input schema) for `profile`, or why there is none.
+/// The strict form of `schema` (an input schema with its references inlined
+/// by [`inline_refs`], as [`client_compatible`](crate::toolbox::client_compatible)
+/// does) for `profile`, or why there is none.
 pub(super) fn convert(schema: &Value, profile: &Profile) -> Result<Value, String> {
     let mut converted = node(schema, profile, "")?;
     // "Root objects must not be anyOf and must be an object" (OpenAI); Anthropic's
@@ -117,7 +121,10 @@ pub(super) fn convert(schema: &Value, profile: &Profile) -> Result<Value, String
     if converted.get("type").and_then(Value::as_str) != Some("object") || converted.get("anyOf").is_some() {
         return Err(format!("its schema's root is not one object, which {}'s strict mode requires", profile.name));
     }
-    if let Some(definitions) = schema.get("$defs").and_then(Value::as_object) {
+    // Definitions are left by recursive types only; their references point
+    // into them ([`inline_refs`]: `#/$defs/Name` or `#/definitions/Name`).
+    for key in ["$defs", "definitions"] {
+        let Some(definitions) = schema.get(key).and_then(Value::as_object) else { continue };
         if !profile.recursion {
             let names: Vec<&str> = definitions.keys().map(String::as_str).collect();
             return Err(format!(
@@ -128,12 +135,15 @@ pub(super) fn convert(schema: &Value, profile: &Profile) -> Result<Value, String
         }
         let mut strict = Map::new();
         for (name, definition) in definitions {
-            strict.insert(name.clone(), node(definition, profile, &format!("$defs/{name}"))?);
+            strict.insert(name.clone(), node(definition, profile, &format!("{key}/{name}"))?);
         }
         if let Some(root) = converted.as_object_mut() {
-            root.insert("$defs".into(), Value::Object(strict));
+            root.insert(key.into(), Value::Object(strict));
         }
     }
+    // Every reference left still names a schema of the strict form, by the
+    // rules of the one reference walk.
+    check_refs(&converted).map_err(|error| format!("its strict form's {error}"))?;
     if let Some(limits) = &profile.limits {
         check_limits(&converted, limits, profile)?;
     }

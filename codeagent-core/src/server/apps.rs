@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::mcp::meta::{UI_META_KEY, UI_RESOURCE_URI_KEY};
 use crate::mcp::{InvalidContent, ProtocolVersion, ResourceContents};
 use crate::toolbox::Toolbox;
 use crate::ui::{APP_MIME_TYPE, APP_URI, APPS_EXTENSION, app_document};
@@ -44,7 +45,7 @@ pub(crate) fn point_tools_at_views(result: &mut Value, toolbox: &Toolbox) {
         let Value::Object(tool) = tool else { continue };
         let meta = tool.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(meta) = meta {
-            meta.insert("ui".into(), json!({ "resourceUri": uri }));
+            meta.insert(UI_META_KEY.into(), json!({ UI_RESOURCE_URI_KEY: uri }));
         }
     }
 }

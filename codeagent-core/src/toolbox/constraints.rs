@@ -23,6 +23,7 @@ use regex_lite::Regex;
 use serde_json::{Map, Number, Value};
 
 use super::schema::resolve_ref;
+use crate::schema_ref::follow_ref;
 
 /// Keywords that only annotate: nothing to enforce.
 const ANNOTATIONS: [&str; 9] =
@@ -230,11 +231,8 @@ impl Compiler<'_> {
             }
             "$ref" => {
                 let Some(reference) = value.as_str() else { return self.refuse(keyword, "is not a string") };
-                if resolve_ref(self.root, reference).is_none() {
-                    return self.refuse(
-                        keyword,
-                        format!("is \"{reference}\", which does not name a definition of this schema"),
-                    );
+                if let Err(error) = follow_ref(self.root, reference) {
+                    return self.refuse(keyword, error.reason());
                 }
             }
             // Unknown fields are serde's to refuse (see `Walk::object`); schemars

@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 pub use tokio_util::sync::CancellationToken;
 
 use super::ask::Asker;
+use crate::mcp::meta::PROGRESS_TOKEN_KEY;
 use crate::mcp::{Notification, ProtocolVersion};
 
 /// Where a context sends notifications: the connection that carried the request.
@@ -116,7 +117,7 @@ impl Context {
     /// The context of a request.
     pub(crate) fn new(info: RequestInfo) -> Self {
         let progress_token =
-            info.meta.get("progressToken").filter(|token| token.is_string() || token.is_number()).cloned();
+            info.meta.get(PROGRESS_TOKEN_KEY).filter(|token| token.is_string() || token.is_number()).cloned();
         Context {
             inner: Arc::new(ContextState {
                 request_id: info.request_id,
@@ -175,7 +176,7 @@ impl Context {
             *last = Some(progress);
         }
         let mut params = Map::new();
-        params.insert("progressToken".into(), token.clone());
+        params.insert(PROGRESS_TOKEN_KEY.into(), token.clone());
         params.insert("progress".into(), Value::from(progress));
         if let Some(total) = total.filter(|total| total.is_finite()) {
             params.insert("total".into(), Value::from(total));

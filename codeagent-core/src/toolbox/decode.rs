@@ -3,9 +3,9 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::schema::resolve_ref;
 use super::{ToolCall, ToolSpec};
 use crate::output::ToolError;
+use crate::schema_ref::followed;
 
 /// Decodes the call's arguments as `A`, then checks every constraint of the
 /// tool's input schema that serde does not (ranges, lengths, `pattern`,
@@ -49,7 +49,7 @@ fn located(path: &str, message: &str) -> String {
 /// taken as absent, in nested objects too. A `null` for a required property
 /// is left for serde to refuse.
 fn drop_strict_nulls(value: &mut Value, schema: &Value, root: &Value) {
-    let schema = resolve(schema, root, 0);
+    let schema = followed(schema, root);
     match value {
         Value::Object(object) => {
             let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
@@ -84,25 +84,16 @@ fn for_alternatives(value: &mut Value, schema: &Value, root: &Value) {
         let Some(alternatives) = schema.get(key).and_then(Value::as_array) else { continue };
         let mut others = alternatives
             .iter()
-            .filter(|alternative| resolve(alternative, root, 0).get("type") != Some(&Value::from("null")));
+            .filter(|alternative| followed(alternative, root).get("type") != Some(&Value::from("null")));
         if let (Some(only), None) = (others.next(), others.next()) {
             drop_strict_nulls(value, only, root);
         }
     }
 }
 
-/// `schema`, or what its local `$ref` names ([`resolve_ref`]), followed to
-/// at most 32 references deep.
-fn resolve<'a>(schema: &'a Value, root: &'a Value, depth: usize) -> &'a Value {
-    let target = schema.get("$ref").and_then(Value::as_str).and_then(|reference| resolve_ref(root, reference));
-    match target {
-        Some(target) if depth < 32 => resolve(target, root, depth + 1),
-        _ => schema,
-    }
-}
-
-/// Whether `schema` accepts `null` (local `$ref`s resolved against `root`'s
-/// `$defs`; a schema without any type keyword accepts everything).
+/// Whether `schema` accepts `null` (local `$ref`s followed in `root` by the
+/// rules of the one reference walk, [`resolve_ref`](crate::toolbox::resolve_ref);
+/// a schema without any type keyword accepts everything).
 pub(crate) fn admits_null(schema: &Value, root: &Value) -> bool {
     fn walk(schema: &Value, root: &Value, depth: usize) -> bool {
         let map = match schema {
@@ -111,7 +102,7 @@ pub(crate) fn admits_null(schema: &Value, root: &Value) -> bool {
             _ => return false,
         };
         if map.contains_key("$ref") {
-            let target = resolve(schema, root, 0);
+            let target = followed(schema, root);
             return !std::ptr::eq(target, schema) && depth < 32 && walk(target, root, depth + 1);
         }
         let typed = match map.get("type") {

@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::task::{Context as TaskContext, Poll};
 
 use super::ToolFuture;
-use crate::output::{IntoToolResult, ToolError};
+use crate::output::call_error;
 use crate::result::ToolResult;
 
 /// Runs a sync tool body on tokio's blocking pool, so a slow sync tool does not
@@ -24,7 +24,7 @@ where
                 match task.await {
                     Ok(result) => result,
                     Err(error) if error.is_panic() => panicked(&*error.into_panic()),
-                    Err(_) => ToolError::new("the tool was stopped before it finished").into_tool_result(),
+                    Err(_) => call_error("the tool was stopped before it finished"),
                 }
             })
         }
@@ -66,9 +66,7 @@ impl<T> CatchPanic<T> {
 impl CatchPanic<ToolResult> {
     /// A tool future whose panic becomes an error result.
     pub(crate) fn tool(future: ToolFuture) -> Self {
-        CatchPanic::new(future, |message| {
-            ToolError::new(format!("The tool failed unexpectedly (it panicked: {message})")).into_tool_result()
-        })
+        CatchPanic::new(future, |message| call_error(panic_text(&message)))
     }
 }
 
@@ -96,5 +94,10 @@ pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
 
 /// The error result for a tool that panicked with `payload`.
 pub(crate) fn panicked(payload: &(dyn Any + Send)) -> ToolResult {
-    ToolError::new(format!("The tool failed unexpectedly (it panicked: {})", panic_message(payload))).into_tool_result()
+    call_error(panic_text(&panic_message(payload)))
+}
+
+/// What the model reads of a tool that panicked with `message`.
+fn panic_text(message: &str) -> String {
+    format!("The tool failed unexpectedly (it panicked: {message})")
 }

@@ -15,60 +15,9 @@ pub(crate) fn remove_ordered(map: &mut Map<String, Value>, key: &str) -> Option<
     #[cfg(not(feature = "preserve_order"))]
     return map.remove(key);
 }
-/// Keywords whose values are data, not schemas: never searched for anchors.
-pub(crate) const DATA_KEYWORDS: [&str; 4] = ["enum", "const", "default", "examples"];
-
-/// The subschema a local `$ref` names in `root`, for every part of codeagent
-/// that follows references (argument checking, decoding, the
-/// client-compatible form and the forms built from it): `#` (the root), a JSON
-/// pointer (`#/$defs/Name`, `#/definitions/Name`, with `~0`/`~1` escapes), or
-/// a plain name naming an `$anchor` (`#addressDef`). `None` for anything else
-/// (a remote reference, a pointer to nothing).
-///
-/// ```
-/// use codeagent_core::schema::resolve_ref;
-/// use serde_json::json;
-///
-/// let schema = json!({"$defs": {"a": {"$anchor": "first", "type": "string"}}, "definitions": {"b": {"type": "integer"}}});
-/// assert_eq!(resolve_ref(&schema, "#/$defs/a"), resolve_ref(&schema, "#first"));
-/// assert_eq!(resolve_ref(&schema, "#/definitions/b"), Some(&json!({"type": "integer"})));
-/// assert_eq!(resolve_ref(&schema, "other.json#/a"), None);
-/// ```
-pub fn resolve_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let fragment = reference.strip_prefix('#')?;
-    if fragment.is_empty() {
-        return Some(root);
-    }
-    let Some(pointer) = fragment.strip_prefix('/') else {
-        return find_anchor(root, fragment);
-    };
-    let mut target = root;
-    for segment in pointer.split('/') {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        target = match target {
-            Value::Object(map) => map.get(&segment)?,
-            Value::Array(items) => items.get(segment.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(target)
-}
-
-/// The subschema of `schema` whose `$anchor` is `name`.
-fn find_anchor<'a>(schema: &'a Value, name: &str) -> Option<&'a Value> {
-    match schema {
-        Value::Object(map) => {
-            if map.get("$anchor").and_then(Value::as_str) == Some(name) {
-                return Some(schema);
-            }
-            map.iter()
-                .filter(|(key, _)| !DATA_KEYWORDS.contains(&key.as_str()))
-                .find_map(|(_, value)| find_anchor(value, name))
-        }
-        Value::Array(items) => items.iter().find_map(|item| find_anchor(item, name)),
-        _ => None,
-    }
-}
+pub(crate) use crate::schema_ref::DATA_KEYWORDS;
+use crate::schema_ref::inline_refs;
+pub use crate::schema_ref::resolve_ref;
 
 /// The input schema of argument struct `A`: JSON Schema 2020-12, object root,
 /// no `title`, injected parameters removed.
@@ -148,8 +97,12 @@ pub(crate) fn header_params(schema: &Value) -> Vec<HeaderParam> {
 }
 
 /// The schema for clients that cannot resolve references: every local `$ref`
-/// inlined (a recursive one is left as a reference, with its definitions kept),
-/// and no `$schema`.
+/// inlined by the rules of the one reference walk ([`resolve_ref`]; a
+/// recursive one is left as a reference to its target's JSON pointer, with its
+/// definitions kept), and no `$schema`. A schema with a broken reference (one
+/// naming nothing, a cycle of references, a chain of more than 32), which a
+/// [`Toolbox`](super::Toolbox) refuses, is returned as it is, nothing inlined,
+/// but for its `$schema`.
 ///
 /// ```
 /// use codeagent_core::schema::client_compatible;
@@ -161,54 +114,9 @@ pub(crate) fn header_params(schema: &Value) -> Vec<HeaderParam> {
 ///     json!({"type": "object", "properties": {"unit": {"enum": ["c", "f"]}}}));
 /// ```
 pub fn client_compatible(schema: &Value) -> Value {
-    let mut recursive = false;
-    let mut inlined = inline(schema, schema, &mut Vec::new(), &mut recursive);
+    let mut inlined = inline_refs(schema).unwrap_or_else(|_| schema.clone());
     if let Some(root) = inlined.as_object_mut() {
         remove_ordered(root, "$schema");
-        if recursive {
-            for key in ["$defs", "definitions"] {
-                if let Some(definitions) = schema.get(key) {
-                    root.insert(key.into(), definitions.clone());
-                }
-            }
-        } else {
-            remove_ordered(root, "$defs");
-            remove_ordered(root, "definitions");
-        }
     }
     inlined
-}
-
-/// `schema` (a part of `root`) with its local references replaced by what
-/// they name; a reference met again inside its own expansion is left as it is.
-fn inline(schema: &Value, root: &Value, stack: &mut Vec<String>, recursive: &mut bool) -> Value {
-    match schema {
-        Value::Object(map) => {
-            if let Some(reference) = map.get("$ref").and_then(Value::as_str)
-                && let Some(target) = resolve_ref(root, reference).filter(|target| !std::ptr::eq(*target, root))
-            {
-                if stack.iter().any(|seen| seen == reference) {
-                    *recursive = true;
-                    return schema.clone();
-                }
-                stack.push(reference.to_owned());
-                let mut resolved = inline(target, root, stack, recursive);
-                stack.pop();
-                if let Value::Object(resolved_map) = &mut resolved {
-                    for (key, value) in map.iter().filter(|(key, _)| key.as_str() != "$ref") {
-                        resolved_map.insert(key.clone(), inline(value, root, stack, recursive));
-                    }
-                }
-                return resolved;
-            }
-            Value::Object(
-                map.iter()
-                    .filter(|(key, _)| key.as_str() != "$defs" && key.as_str() != "definitions")
-                    .map(|(key, value)| (key.clone(), inline(value, root, stack, recursive)))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(|item| inline(item, root, stack, recursive)).collect()),
-        other => other.clone(),
-    }
 }

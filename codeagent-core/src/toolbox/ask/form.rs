@@ -7,6 +7,8 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
+use crate::schema_ref::inline_refs;
+
 /// Why a type cannot be an elicitation form.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{type_name}` cannot be an elicitation form: {}{reason}", field.as_ref().map(|field| format!("field `{field}`: ")).unwrap_or_default())]
@@ -55,8 +57,11 @@ pub fn form_schema<T: JsonSchema>() -> Result<Value, FormError> {
         field: field.map(str::to_owned),
         reason,
     };
-    let generator = SchemaSettings::draft2020_12().for_deserialize().with(|settings| settings.inline_subschemas = true);
-    let schema: Value = generator.into_generator().into_root_schema_for::<T>().into();
+    let generator = SchemaSettings::draft2020_12().for_deserialize().into_generator();
+    let schema: Value = generator.into_root_schema_for::<T>().into();
+    // References inlined by the one reference walk; a recursive one is left,
+    // and refused below as a nested field.
+    let schema = inline_refs(&schema).map_err(|error| fail(None, error.to_string()))?;
     if schema.get("type").and_then(Value::as_str) != Some("object") {
         return Err(fail(None, "a form is a struct with named fields (a JSON object)".into()));
     }
