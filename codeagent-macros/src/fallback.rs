@@ -1,16 +1,19 @@
-//! What is emitted when a tool definition has errors: the item as written,
-//! plus stand-ins for what the expansion would have added, so the errors
-//! reported are the real ones and not a cascade (a missing unit struct, `Tool`
-//! not implemented, a function that is no longer callable).
+//! Stage four, fallback: what is emitted when a definition has errors. The
+//! errors, and the item as written plus stand-ins for what the expansion
+//! would have added, so the errors reported are the real ones and not a
+//! cascade (a missing unit struct, `Tool` not implemented, a function that
+//! is no longer callable).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::expand::{Failure, Runtime, deref_impl};
+use crate::expand::deref::deref_impl;
+use crate::expand::runtime::Runtime;
+use crate::expand::toolbox::strip_tool_attrs;
 
 /// `#[tool]` on a free function (or a method, when `self` was the error).
-pub(crate) fn free_fn(item: syn::ItemFn, failure: Failure) -> TokenStream {
-    free_fn_with(item, failure, |p, name| {
+pub(crate) fn tool(item: syn::ItemFn, krate: Option<&syn::Path>, error: syn::Error) -> TokenStream {
+    free_fn_with(item, krate, error, |p, name| {
         quote! {
             impl #p::Tool for #name {
                 fn spec(&self) -> &#p::ToolSpec {
@@ -26,8 +29,8 @@ pub(crate) fn free_fn(item: syn::ItemFn, failure: Failure) -> TokenStream {
 }
 
 /// `#[resource]` on a free function: a stand-in `Resource` impl.
-pub(crate) fn resource(item: syn::ItemFn, failure: Failure) -> TokenStream {
-    free_fn_with(item, failure, |p, name| {
+pub(crate) fn resource(item: syn::ItemFn, krate: Option<&syn::Path>, error: syn::Error) -> TokenStream {
+    free_fn_with(item, krate, error, |p, name| {
         quote! {
             impl #p::Resource for #name {
                 fn spec(&self) -> &#p::ResourceSpec {
@@ -43,8 +46,8 @@ pub(crate) fn resource(item: syn::ItemFn, failure: Failure) -> TokenStream {
 }
 
 /// `#[prompt]` on a free function: a stand-in `Prompt` impl.
-pub(crate) fn prompt(item: syn::ItemFn, failure: Failure) -> TokenStream {
-    free_fn_with(item, failure, |p, name| {
+pub(crate) fn prompt(item: syn::ItemFn, krate: Option<&syn::Path>, error: syn::Error) -> TokenStream {
+    free_fn_with(item, krate, error, |p, name| {
         quote! {
             impl #p::Prompt for #name {
                 fn spec(&self) -> &#p::PromptSpec {
@@ -63,15 +66,16 @@ pub(crate) fn prompt(item: syn::ItemFn, failure: Failure) -> TokenStream {
 /// the runtime path and the struct's name) and the callable `Deref`.
 fn free_fn_with(
     mut item: syn::ItemFn,
-    failure: Failure,
+    krate: Option<&syn::Path>,
+    error: syn::Error,
     stand_in: impl FnOnce(&TokenStream, &syn::Ident) -> TokenStream,
 ) -> TokenStream {
     strip_sig(&mut item.sig);
-    let errors = failure.error.to_compile_error();
+    let errors = error.to_compile_error();
     if item.sig.receiver().is_some() {
         return quote!(#item #errors);
     }
-    let p = Runtime::new(failure.krate.as_ref()).private;
+    let p = Runtime::new(krate).private;
     let vis = &item.vis;
     let name = &item.sig.ident;
     let cfgs: Vec<_> = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg")).collect();
@@ -101,17 +105,18 @@ fn free_fn_with(
 
 /// `#[toolbox]` on an impl block: the block without the macro's markers and,
 /// when the block could be a toolbox at all, a stand-in `ToolSet` impl.
-pub(crate) fn toolbox(mut item: syn::ItemImpl, failure: Failure) -> TokenStream {
+pub(crate) fn toolbox(item: syn::ItemImpl, krate: Option<&syn::Path>, error: syn::Error) -> TokenStream {
+    let mut item = strip_tool_attrs(item);
     for impl_item in &mut item.items {
         if let syn::ImplItem::Fn(method) = impl_item {
             strip_sig(&mut method.sig);
         }
     }
-    let errors = failure.error.to_compile_error();
+    let errors = error.to_compile_error();
     if !item.generics.params.is_empty() || item.generics.where_clause.is_some() || item.trait_.is_some() {
         return quote!(#item #errors);
     }
-    let p = Runtime::new(failure.krate.as_ref()).private;
+    let p = Runtime::new(krate).private;
     let self_ty = &item.self_ty;
     quote! {
         #item

@@ -1,102 +1,190 @@
 //! The `#[tool]`, `#[toolbox]`, `#[resource]` and `#[prompt]` attribute macros of codeagent.
 //!
-//! Use them through the `codeagent` crate. Each macro runs in three passes:
-//! `attr` and `ast` parse the attribute and the function into a typed
-//! front end that keeps the original tokens for spans, `valid` checks the
-//! rules that span several parts, and `expand` writes the tokens. Every error
-//! is reported at once, and `fallback` emits the original item alongside
-//! them, with stand-ins for the unit struct and its `Tool` impl, so the user
-//! sees the real problem rather than a cascade. Type errors (a parameter that
-//! is not an argument, a return type that does not lower) are left to the
-//! compiler, through checks the expansion spans on the offending type.
+//! Use them through the `codeagent` crate. Every macro runs the same
+//! [`pipeline`], one module per stage:
+//!
+//! 1. [`parse`] reads the attribute's arguments and the item into a typed
+//!    definition that keeps the original tokens for spans;
+//! 2. [`validate`] checks every rule (the signature rules all four share are
+//!    written once, in `validate::signature`), collecting the errors;
+//! 3. [`expand`] writes the tokens of a valid definition;
+//! 4. [`fallback`] emits the errors, each once, with the item as written
+//!    and stand-ins for what the expansion adds, so the user sees the real
+//!    problems rather than a cascade.
+//!
+//! Type errors (a parameter that is not an argument, a return type that
+//! does not lower) are left to the compiler, through checks the expansion
+//! spans on the offending type. Each macro below is a thin entry: its four
+//! stages, named.
 
-mod ast;
-mod attr;
-mod docs;
+/// The error collector.
+mod errors;
+/// Stage three.
 mod expand;
+/// Stage four.
 mod fallback;
-mod forms;
-mod item;
+/// The kinds of item and their words.
+mod kind;
+/// Raw identifiers, did-you-mean.
 mod names;
-mod prompt;
-mod resource;
-mod toolbox;
-mod valid;
+/// Stage one.
+mod parse;
+/// The stages, chained.
+mod pipeline;
+/// Stage two.
+mod validate;
 
 use proc_macro::TokenStream;
+use proc_macro2::TokenStream as Tokens;
+
+use crate::errors::Errors;
+use crate::kind::Kind;
+use crate::parse::prompt::PromptFn;
+use crate::parse::resource::ResourceFn;
+use crate::parse::tool::FreeTool;
+use crate::parse::toolbox::Toolbox;
+use crate::pipeline::{Macro, run};
 
 /// Turns a function into a tool. See the `codeagent` crate.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
-    let args = proc_macro2::TokenStream::from(args);
-    let item = match syn::parse::<syn::ItemFn>(input.clone()) {
-        Ok(item) => item,
-        Err(_) => {
-            let message = "#[tool] goes on a function; for methods, put #[codeagent::toolbox] on the impl block";
-            let error = syn::Error::new(proc_macro2::Span::call_site(), message).to_compile_error();
-            let mut output = proc_macro2::TokenStream::from(input);
-            output.extend(error);
-            return output.into();
-        }
-    };
-    match expand::free_tool(args, &item) {
-        Ok(tokens) => tokens.into(),
-        Err(failure) => fallback::free_fn(item, failure).into(),
-    }
+    run::<ToolMacro>(args.into(), input.into()).into()
 }
 
 /// Turns the `#[tool]` methods of an impl block into tools that share `&self`.
 /// See the `codeagent` crate.
 #[proc_macro_attribute]
 pub fn toolbox(args: TokenStream, input: TokenStream) -> TokenStream {
-    let args = proc_macro2::TokenStream::from(args);
-    let item = match syn::parse::<syn::ItemImpl>(input.clone()) {
-        Ok(item) => item,
-        Err(_) => {
-            let message = "#[toolbox] goes on an impl block whose methods are marked #[tool]";
-            let error = syn::Error::new(proc_macro2::Span::call_site(), message).to_compile_error();
-            let mut output = proc_macro2::TokenStream::from(input);
-            output.extend(error);
-            return output.into();
-        }
-    };
-    match toolbox::expand(args, &item) {
-        Ok(tokens) => tokens.into(),
-        Err(failure) => fallback::toolbox(toolbox::strip_tool_attrs(item), failure).into(),
-    }
+    run::<ToolboxMacro>(args.into(), input.into()).into()
 }
 
 /// Turns a function into a resource read by URI (fixed, or an RFC 6570
 /// template whose variables are parameters). See the `codeagent` crate.
 #[proc_macro_attribute]
 pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
-    let args = proc_macro2::TokenStream::from(args);
-    let Ok(item) = syn::parse::<syn::ItemFn>(input.clone()) else {
-        return on_non_fn(input, "#[resource] goes on a free function");
-    };
-    match resource::expand(args, &item) {
-        Ok(tokens) => tokens.into(),
-        Err(failure) => fallback::resource(item, failure).into(),
-    }
+    run::<ResourceMacro>(args.into(), input.into()).into()
 }
 
 /// Turns a function into a prompt whose arguments are its `String` and
 /// `Option<String>` parameters. See the `codeagent` crate.
 #[proc_macro_attribute]
 pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
-    let args = proc_macro2::TokenStream::from(args);
-    let Ok(item) = syn::parse::<syn::ItemFn>(input.clone()) else {
-        return on_non_fn(input, "#[prompt] goes on a free function");
-    };
-    match prompt::expand(args, &item) {
-        Ok(tokens) => tokens.into(),
-        Err(failure) => fallback::prompt(item, failure).into(),
+    run::<PromptMacro>(args.into(), input.into()).into()
+}
+
+/// `#[tool]` on a free function.
+struct ToolMacro;
+
+impl Macro for ToolMacro {
+    type Item = syn::ItemFn;
+    type Definition<'a> = FreeTool<'a>;
+    const MISPLACED: &'static str =
+        "#[tool] goes on a function; for methods, put #[codeagent::toolbox] on the impl block";
+
+    fn parse<'a>(args: Tokens, item: &'a syn::ItemFn, errors: &mut Errors) -> FreeTool<'a> {
+        parse::tool::parse_free_tool(args, item, errors)
+    }
+
+    fn validate(free: &FreeTool<'_>, errors: &mut Errors) {
+        validate::tool::check_tool(&free.tool, Kind::Tool, errors);
+    }
+
+    fn expand(free: &FreeTool<'_>) -> Tokens {
+        expand::tool::expand_free_tool(free)
+    }
+
+    fn krate(free: &FreeTool<'_>) -> Option<syn::Path> {
+        free.tool.attrs.krate.clone()
+    }
+
+    fn fallback(item: syn::ItemFn, krate: Option<&syn::Path>, error: syn::Error) -> Tokens {
+        fallback::tool(item, krate, error)
     }
 }
 
-fn on_non_fn(input: TokenStream, message: &str) -> TokenStream {
-    let error = syn::Error::new(proc_macro2::Span::call_site(), message).to_compile_error();
-    let mut output = proc_macro2::TokenStream::from(input);
-    output.extend(error);
-    output.into()
+/// `#[toolbox]` on an impl block.
+struct ToolboxMacro;
+
+impl Macro for ToolboxMacro {
+    type Item = syn::ItemImpl;
+    type Definition<'a> = Toolbox<'a>;
+    const MISPLACED: &'static str = "#[toolbox] goes on an impl block whose methods are marked #[tool]";
+
+    fn parse<'a>(args: Tokens, item: &'a syn::ItemImpl, errors: &mut Errors) -> Toolbox<'a> {
+        parse::toolbox::parse_toolbox(args, item, errors)
+    }
+
+    fn validate(toolbox: &Toolbox<'_>, errors: &mut Errors) {
+        validate::toolbox::check_toolbox(toolbox, errors);
+    }
+
+    fn expand(toolbox: &Toolbox<'_>) -> Tokens {
+        expand::toolbox::expand_toolbox(toolbox)
+    }
+
+    fn krate(toolbox: &Toolbox<'_>) -> Option<syn::Path> {
+        toolbox.krate.clone()
+    }
+
+    fn fallback(item: syn::ItemImpl, krate: Option<&syn::Path>, error: syn::Error) -> Tokens {
+        fallback::toolbox(item, krate, error)
+    }
+}
+
+/// `#[resource]` on a free function.
+struct ResourceMacro;
+
+impl Macro for ResourceMacro {
+    type Item = syn::ItemFn;
+    type Definition<'a> = ResourceFn<'a>;
+    const MISPLACED: &'static str = "#[resource] goes on a free function";
+
+    fn parse<'a>(args: Tokens, item: &'a syn::ItemFn, errors: &mut Errors) -> ResourceFn<'a> {
+        parse::resource::parse_resource(args, item, errors)
+    }
+
+    fn validate(resource: &ResourceFn<'_>, errors: &mut Errors) {
+        validate::resource::check_resource(resource, errors);
+    }
+
+    fn expand(resource: &ResourceFn<'_>) -> Tokens {
+        expand::resource::expand_resource(resource)
+    }
+
+    fn krate(resource: &ResourceFn<'_>) -> Option<syn::Path> {
+        resource.attrs.krate.clone()
+    }
+
+    fn fallback(item: syn::ItemFn, krate: Option<&syn::Path>, error: syn::Error) -> Tokens {
+        fallback::resource(item, krate, error)
+    }
+}
+
+/// `#[prompt]` on a free function.
+struct PromptMacro;
+
+impl Macro for PromptMacro {
+    type Item = syn::ItemFn;
+    type Definition<'a> = PromptFn<'a>;
+    const MISPLACED: &'static str = "#[prompt] goes on a free function";
+
+    fn parse<'a>(args: Tokens, item: &'a syn::ItemFn, errors: &mut Errors) -> PromptFn<'a> {
+        parse::prompt::parse_prompt(args, item, errors)
+    }
+
+    fn validate(prompt: &PromptFn<'_>, errors: &mut Errors) {
+        validate::prompt::check_prompt(prompt, errors);
+    }
+
+    fn expand(prompt: &PromptFn<'_>) -> Tokens {
+        expand::prompt::expand_prompt(prompt)
+    }
+
+    fn krate(prompt: &PromptFn<'_>) -> Option<syn::Path> {
+        prompt.attrs.krate.clone()
+    }
+
+    fn fallback(item: syn::ItemFn, krate: Option<&syn::Path>, error: syn::Error) -> Tokens {
+        fallback::prompt(item, krate, error)
+    }
 }

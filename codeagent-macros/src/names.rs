@@ -1,25 +1,4 @@
-//! Tool names, raw identifiers and did-you-mean suggestions.
-
-/// The longest tool name MCP clients accept.
-pub(crate) const MAX_TOOL_NAME: usize = 64;
-
-/// Why `name` is not a valid tool name, if it is not: 1 to 64 characters of
-/// `A-Z a-z 0-9 _ . -`.
-pub(crate) fn tool_name_problem(name: &str) -> Option<String> {
-    let length = name.chars().count();
-    if length == 0 {
-        return Some("a tool name cannot be empty".to_owned());
-    }
-    if length > MAX_TOOL_NAME {
-        return Some(format!("the tool name `{name}` has {length} characters; MCP allows at most {MAX_TOOL_NAME}"));
-    }
-    if let Some(bad) = name.chars().find(|ch| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | '-'))) {
-        return Some(format!(
-            "the tool name `{name}` contains `{bad}`; tool names may only use letters, digits, `_`, `.` and `-`"
-        ));
-    }
-    None
-}
+//! Raw identifiers and did-you-mean suggestions.
 
 /// `r#type` as `type`.
 pub(crate) fn unraw(ident: &syn::Ident) -> String {
@@ -37,6 +16,7 @@ pub(crate) fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a
         .map(|(_, candidate)| candidate)
 }
 
+/// The Levenshtein distance between `a` and `b`, in characters.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();

@@ -1,13 +1,14 @@
-//! The keys of `#[tool(...)]` and `#[toolbox(...)]`.
+//! The arguments of `#[tool(...)]`, on a free function or a toolbox method.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser as _;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Lit, LitStr, Token};
 
-use crate::names::did_you_mean;
+use super::keys::{Located, crate_path, flag, icons, known_key, located_string, parse_keys, path_text, string_value};
+use crate::errors::Errors;
 
 /// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
 pub(crate) const TOOL_KEYS: [&str; 15] = [
@@ -31,25 +32,30 @@ pub(crate) const TOOL_KEYS: [&str; 15] = [
 /// The client capabilities a tool may require.
 const CAPABILITIES: [&str; 4] = ["sampling", "elicitation", "elicitation.url", "roots"];
 
-/// A value with the span it was written at.
-pub(crate) struct Located<T> {
-    pub(crate) value: T,
-    pub(crate) span: Span,
-}
-
 /// What `#[tool(...)]` says.
 #[derive(Default)]
 pub(crate) struct ToolAttrs {
+    /// `name = "..."`: the tool's name, instead of the function's.
     pub(crate) name: Option<Located<String>>,
+    /// `title = "..."`: the display title.
     pub(crate) title: Option<String>,
+    /// `description = "..."`: instead of the doc comment.
     pub(crate) description: Option<String>,
+    /// `read_only`: the annotation hint.
     pub(crate) read_only: Option<bool>,
+    /// `destructive`: the annotation hint.
     pub(crate) destructive: Option<bool>,
+    /// `idempotent`: the annotation hint.
     pub(crate) idempotent: Option<bool>,
+    /// `open_world`: the annotation hint.
     pub(crate) open_world: Option<bool>,
+    /// `icons = [...]`: the icons' URLs or data: URIs.
     pub(crate) icons: Vec<String>,
+    /// `meta(key = value, ...)`: the spec's `_meta` entries.
     pub(crate) meta: Vec<(String, syn::Expr)>,
+    /// `crate = "..."`: the path of the `codeagent` crate.
     pub(crate) krate: Option<syn::Path>,
+    /// `allow_unknown_arguments`: accept arguments the schema does not name.
     pub(crate) allow_unknown_arguments: bool,
     /// `inline`: run a sync tool on the async worker instead of the blocking pool.
     pub(crate) inline: Option<Located<bool>>,
@@ -80,55 +86,21 @@ pub(crate) enum UiChoice {
     Resource(String),
 }
 
-/// Collects errors so that every bad key is reported at once.
-#[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
-
-impl Errors {
-    pub(crate) fn push(&mut self, error: syn::Error) {
-        match &mut self.0 {
-            Some(existing) => existing.combine(error),
-            None => self.0 = Some(error),
-        }
-    }
-
-    pub(crate) fn at(&mut self, span: Span, message: impl std::fmt::Display) {
-        self.push(syn::Error::new(span, message));
-    }
-
-    pub(crate) fn finish(self) -> syn::Result<()> {
-        self.0.map_or(Ok(()), Err)
-    }
-}
-
 impl ToolAttrs {
     /// Parses the tokens inside `#[tool(...)]`, recording every problem in `errors`.
     pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> ToolAttrs {
         let mut attrs = ToolAttrs::default();
-        let parser = syn::meta::parser(|meta| {
-            if let Err(error) = attrs.parse_key(&meta) {
-                errors.push(error);
-                skip_value(&meta)?;
-            }
-            Ok(())
-        });
-        if let Err(error) = syn::parse::Parser::parse2(parser, tokens) {
-            errors.push(error);
-        }
+        parse_keys(tokens, errors, |meta| attrs.parse_key(meta));
         attrs
     }
 
+    /// Reads one key.
     fn parse_key(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| path_text(&meta.path));
-        if self.seen.contains(&key) {
-            return Err(meta.error(format!("`{key}` is given twice")));
+        if meta.path.is_ident("blocking") {
+            return Err(meta.error("sync tools run on the blocking pool unless marked `inline`; remove `blocking`"));
         }
-        self.seen.push(key.clone());
-        match key.as_str() {
-            "name" => {
-                let name = string_value(meta)?;
-                self.name = Some(Located { value: name.value(), span: name.span() });
-            }
+        match known_key(meta, "tool", &TOOL_KEYS, &mut self.seen)?.as_str() {
+            "name" => self.name = Some(located_string(meta)?),
             "title" => self.title = Some(string_value(meta)?.value()),
             "description" => self.description = Some(string_value(meta)?.value()),
             "read_only" => self.read_only = Some(flag(meta)?),
@@ -137,9 +109,6 @@ impl ToolAttrs {
             "open_world" => self.open_world = Some(flag(meta)?),
             "allow_unknown_arguments" => self.allow_unknown_arguments = flag(meta)?,
             "inline" => self.inline = Some(Located { value: flag(meta)?, span: meta.path.span() }),
-            "blocking" => {
-                return Err(meta.error("sync tools run on the blocking pool unless marked `inline`; remove `blocking`"));
-            }
             "icons" => self.icons.extend(icons(meta)?),
             "ui" => self.ui = Some(ui_choice(meta)?),
             "requires" => self.requires = capabilities(meta)?,
@@ -152,55 +121,10 @@ impl ToolAttrs {
                 let entries = Punctuated::<MetaEntry, Token![,]>::parse_terminated.parse2(tokens)?;
                 self.meta.extend(entries.into_iter().map(|entry| (entry.key, entry.value)));
             }
-            "crate" => self.krate = Some(crate_path(meta)?),
-            unknown => {
-                let hint = did_you_mean(unknown, &TOOL_KEYS)
-                    .map(|close| format!("; did you mean `{close}`?"))
-                    .unwrap_or_default();
-                return Err(meta.error(format!(
-                    "unknown tool attribute `{unknown}`{hint}\nexpected one of: {}",
-                    TOOL_KEYS.iter().map(|key| format!("`{key}`")).collect::<Vec<_>>().join(", ")
-                )));
-            }
+            _ => self.krate = Some(crate_path(meta)?),
         }
         Ok(())
     }
-}
-
-/// Parses `#[toolbox(...)]`: only `crate = "..."`.
-pub(crate) fn parse_toolbox_attrs(tokens: TokenStream, errors: &mut Errors) -> Option<syn::Path> {
-    let mut krate = None;
-    let parser = syn::meta::parser(|meta| {
-        if meta.path.is_ident("crate") {
-            let path = string_value(&meta)?;
-            match path.parse() {
-                Ok(path) => krate = Some(path),
-                Err(_) => errors.at(path.span(), "`crate` takes a path such as \"::codeagent\""),
-            }
-        } else {
-            errors.push(
-                meta.error(format!("unknown toolbox attribute `{}`; the only key is `crate`", path_text(&meta.path))),
-            );
-            skip_value(&meta)?;
-        }
-        Ok(())
-    });
-    if let Err(error) = syn::parse::Parser::parse2(parser, tokens) {
-        errors.push(error);
-    }
-    krate
-}
-
-/// `icons = ["...", ...]`.
-fn icons(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
-    let list: syn::ExprArray = meta.value()?.parse()?;
-    list.elems
-        .iter()
-        .map(|element| match element {
-            syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(src), .. }) => Ok(src.value()),
-            other => Err(syn::Error::new(other.span(), "each icon is a string: its URL or data: URI")),
-        })
-        .collect()
 }
 
 /// `requires = ["sampling", ...]`: known client capabilities only.
@@ -297,37 +221,6 @@ fn ui_choice(meta: &ParseNestedMeta<'_>) -> syn::Result<UiChoice> {
     }
 }
 
-/// `crate = "::path"`.
-fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Path> {
-    let path = string_value(meta)?;
-    path.parse().map_err(|_| syn::Error::new(path.span(), "`crate` takes a path such as \"::codeagent\""))
-}
-
-fn path_text(path: &syn::Path) -> String {
-    path.segments.iter().map(|segment| segment.ident.to_string()).collect::<Vec<_>>().join("::")
-}
-
-fn string_value(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
-    let key = path_text(&meta.path);
-    let value = meta.value().map_err(|_| meta.error(format!("`{key}` takes a string: `{key} = \"...\"`")))?;
-    match value.parse::<syn::Expr>()? {
-        syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(text), .. }) => Ok(text),
-        other => Err(syn::Error::new(other.span(), format!("`{key}` takes a string: `{key} = \"...\"`"))),
-    }
-}
-
-/// `read_only` or `read_only = true`.
-fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
-    if !meta.input.peek(Token![=]) {
-        return Ok(true);
-    }
-    let key = path_text(&meta.path);
-    match meta.value()?.parse::<syn::Expr>()? {
-        syn::Expr::Lit(syn::ExprLit { lit: Lit::Bool(value), .. }) => Ok(value.value),
-        other => Err(syn::Error::new(other.span(), format!("`{key}` is a flag: write `{key}` or `{key} = false`"))),
-    }
-}
-
 /// A literal string, number or boolean, or a negative number.
 fn checked_literal(value: syn::Expr) -> syn::Result<syn::Expr> {
     let literal = match &value {
@@ -344,21 +237,6 @@ fn checked_literal(value: syn::Expr) -> syn::Result<syn::Expr> {
     } else {
         Err(syn::Error::new(value.span(), "a meta value is a string, a number or a boolean"))
     }
-}
-
-/// Consumes what is left of a key that was refused, up to the next `,`, so
-/// parsing goes on and the next key's problems are reported too.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    meta.input.step(|cursor| {
-        let mut rest = *cursor;
-        while let Some((tree, next)) = rest.token_tree() {
-            if matches!(&tree, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ',') {
-                break;
-            }
-            rest = next;
-        }
-        Ok(((), rest))
-    })
 }
 
 /// One `key = value` of `meta(...)`; a key that is not an identifier is a string.
@@ -382,84 +260,5 @@ impl syn::parse::Parse for MetaEntry {
         input.parse::<Token![=]>()?;
         let value = checked_literal(input.parse()?)?;
         Ok(MetaEntry { key, value })
-    }
-}
-
-/// The keys `#[resource(...)]` accepts.
-pub(crate) const RESOURCE_KEYS: [&str; 8] =
-    ["uri", "name", "title", "description", "mime_type", "size", "icons", "crate"];
-
-/// The keys `#[prompt(...)]` accepts.
-pub(crate) const PROMPT_KEYS: [&str; 5] = ["name", "title", "description", "icons", "crate"];
-
-/// What `#[resource(...)]` or `#[prompt(...)]` says (a prompt has no `uri`,
-/// `mime_type` or `size`).
-#[derive(Default)]
-pub(crate) struct ItemAttrs {
-    pub(crate) uri: Option<LitStr>,
-    pub(crate) name: Option<Located<String>>,
-    pub(crate) title: Option<String>,
-    pub(crate) description: Option<String>,
-    pub(crate) mime_type: Option<String>,
-    pub(crate) size: Option<Located<u64>>,
-    pub(crate) icons: Vec<String>,
-    pub(crate) krate: Option<syn::Path>,
-    seen: Vec<String>,
-}
-
-impl ItemAttrs {
-    /// Parses the tokens inside `#[resource(...)]` (`kind` "resource") or
-    /// `#[prompt(...)]`, accepting `keys`; every problem goes to `errors`.
-    pub(crate) fn parse(tokens: TokenStream, kind: &str, keys: &[&str], errors: &mut Errors) -> ItemAttrs {
-        let mut attrs = ItemAttrs::default();
-        let parser = syn::meta::parser(|meta| {
-            if let Err(error) = attrs.parse_key(&meta, kind, keys) {
-                errors.push(error);
-                skip_value(&meta)?;
-            }
-            Ok(())
-        });
-        if let Err(error) = syn::parse::Parser::parse2(parser, tokens) {
-            errors.push(error);
-        }
-        attrs
-    }
-
-    fn parse_key(&mut self, meta: &ParseNestedMeta<'_>, kind: &str, keys: &[&str]) -> syn::Result<()> {
-        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| path_text(&meta.path));
-        if !keys.contains(&key.as_str()) {
-            let hint = did_you_mean(&key, keys).map(|close| format!("; did you mean `{close}`?")).unwrap_or_default();
-            return Err(meta.error(format!(
-                "unknown {kind} attribute `{key}`{hint}\nexpected one of: {}",
-                keys.iter().map(|key| format!("`{key}`")).collect::<Vec<_>>().join(", ")
-            )));
-        }
-        if self.seen.contains(&key) {
-            return Err(meta.error(format!("`{key}` is given twice")));
-        }
-        self.seen.push(key.clone());
-        match key.as_str() {
-            "uri" => self.uri = Some(string_value(meta)?),
-            "name" => {
-                let name = string_value(meta)?;
-                self.name = Some(Located { value: name.value(), span: name.span() });
-            }
-            "title" => self.title = Some(string_value(meta)?.value()),
-            "description" => self.description = Some(string_value(meta)?.value()),
-            "mime_type" => self.mime_type = Some(string_value(meta)?.value()),
-            "size" => {
-                let span = meta.path.span();
-                let value = match meta.value()?.parse::<syn::Expr>()? {
-                    syn::Expr::Lit(syn::ExprLit { lit: Lit::Int(size), .. }) => size.base10_parse::<u64>()?,
-                    other => {
-                        return Err(syn::Error::new(other.span(), "`size` takes a number of bytes: `size = 1024`"));
-                    }
-                };
-                self.size = Some(Located { value, span });
-            }
-            "icons" => self.icons.extend(icons(meta)?),
-            _ => self.krate = Some(crate_path(meta)?),
-        }
-        Ok(())
     }
 }

@@ -18,6 +18,7 @@ pub(crate) fn elicited(body: TokenStream, generics: &syn::Generics) -> Vec<syn::
     found
 }
 
+/// Pushes each `elicit::<T>` type in `tokens`, nested groups included, to `found`.
 fn scan(tokens: TokenStream, found: &mut Vec<syn::Type>) {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut index = 0;

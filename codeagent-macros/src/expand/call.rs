@@ -1,0 +1,87 @@
+//! The body of `Tool::call`: decode the arguments, resolve each parameter,
+//! call the function and lower its result.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use super::checks::Checks;
+use super::runtime::{Runtime, respanned, return_type};
+use crate::parse::tool::ToolFn;
+
+/// How the call body calls the function.
+pub(crate) enum Invoke {
+    /// Call it as is (sync functions and methods, async methods).
+    Direct(TokenStream),
+    /// Call the boxing wrapper of an async free function, which returns a
+    /// `Send` future (the one place an unsendable future is reported).
+    Boxed(TokenStream),
+}
+
+/// The body of `Tool::call`: decode, resolve each parameter, call, lower.
+/// `receiver` is the `Arc` of a toolbox method's `self`.
+pub(crate) fn call_body(
+    tool: &ToolFn<'_>,
+    invoke: &Invoke,
+    args: &syn::Ident,
+    spec_fn: &syn::Ident,
+    checks: &Checks,
+    runtime: &Runtime,
+    receiver: Option<TokenStream>,
+) -> TokenStream {
+    let p = &runtime.private;
+    let bindings: Vec<_> = (0..tool.fun.params.len()).map(|index| format_ident!("__codeagent_arg_{}", index)).collect();
+    let resolved = tool.fun.params.iter().zip(&bindings).enumerate().map(|(index, (param, binding))| {
+        let field = param.ident();
+        let ty = param.ty;
+        let checked = checks.param(index, &quote!(#ty), p);
+        quote! {
+            let #binding = match <#checked as #p::check::CheckedParam<'_>>::resolve(args.#field, call) {
+                #p::Result::Ok(value) => value,
+                #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+            };
+        }
+    });
+    let value = match invoke {
+        Invoke::Direct(callee) if tool.sig().asyncness.is_some() => {
+            // Boxed as a `Send` future here, spanned on the method's name, so a
+            // future that is not `Send` is reported once, there.
+            let ret = return_type(tool.sig());
+            let span = tool.sig().ident.span();
+            let p = &respanned(p, span);
+            quote_spanned! {span=> {
+                let future: #p::Pin<#p::Box<dyn #p::Future<Output = #ret> + #p::Send + '_>> =
+                    #p::Box::pin(#callee(#(#bindings),*));
+                future.await
+            }}
+        }
+        Invoke::Direct(callee) => quote!(#callee(#(#bindings),*)),
+        Invoke::Boxed(boxed) => quote!(#boxed(#(#bindings),*).await),
+    };
+    let checked_output = checks.output(tool, p);
+    let steps = quote! {
+        let args: #args = match #p::decode_arguments::<#args>(#spec_fn(), &mut call) {
+            #p::Result::Ok(args) => args,
+            #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+        };
+        let call = &call;
+        #(#resolved)*
+        <#checked_output as #p::check::CheckedOutput>::lower(#value)
+    };
+    let this = receiver.map(|receiver| quote!(let this = #receiver;));
+    if tool.sig().asyncness.is_some() {
+        quote! {
+            #this
+            #p::Box::pin(async move { #steps })
+        }
+    } else if tool.attrs.inline.as_ref().is_some_and(|inline| inline.value) {
+        quote! {
+            #this
+            #p::run_inline(move || { #steps })
+        }
+    } else {
+        quote! {
+            #this
+            #p::run_blocking(move || { #steps })
+        }
+    }
+}
