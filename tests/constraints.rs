@@ -438,9 +438,11 @@ async fn references_resolve_alike_in_checking_and_in_the_client_compatible_form(
 /// each broken one (a cycle, a too long chain, a dangling pointer) is refused
 /// by all of them with the same reason.
 mod one_reference_walk {
+    use codeagent::ask::form_schema;
     use codeagent::prelude::*;
     use codeagent::provider::{self, Provider, Strictness};
-    use codeagent::toolbox::{Tool, ToolCall, ToolFuture, ToolSpec, client_compatible, decode_arguments, form_schema};
+    use codeagent::schema::client_compatible;
+    use codeagent::tools::{Tool, ToolCall, ToolFuture, ToolSpec, decode_arguments};
     use schemars::JsonSchema;
     use serde_json::{Map, Value, json};
 
@@ -556,7 +558,7 @@ mod one_reference_walk {
         // 3 breaks the target's minimum, 7 keeps it, and a `null` stays a
         // `null` (the target admits it) rather than being dropped as absent.
         for arguments in [json!({"x": 3}), json!({"x": 7}), json!({"x": null}), json!({"x": "seven"})] {
-            let result = toolbox.call("walk", arguments).await.unwrap();
+            let result = toolbox.tools().call("walk", arguments).await.unwrap();
             calls.push((result.is_error(), result.value().to_owned()));
         }
         let definition = spec.definition().clone();
@@ -578,12 +580,12 @@ mod one_reference_walk {
         let reason = REFUSALS.iter().find(|(index, _)| *index == N).unwrap().1;
         let spec = spec::<N>();
         // Argument checking: the toolbox will not take the tool.
-        let added = Toolbox::new().try_add(Decoding { listed: spec.clone(), decoding: spec.clone() });
+        let added = Toolbox::new().tools().try_add(Decoding { listed: spec.clone(), decoding: spec.clone() });
         let message = added.unwrap_err().to_string();
         assert!(message.contains(&format!("`$ref` at #/properties/x {reason}")), "checking {N}: {message}");
         // Decoding by that schema refuses the arguments, for the same reason.
         let toolbox = Toolbox::new().tool(Decoding { listed: ToolSpec::new::<Raw<0>>("walk"), decoding: spec.clone() });
-        let result = toolbox.call("walk", json!({"x": 7})).await.unwrap();
+        let result = toolbox.tools().call("walk", json!({"x": 7})).await.unwrap();
         assert!(result.is_error() && result.value().contains(reason), "decoding {N}: {}", result.value());
         // The client-compatible form inlines nothing of it.
         let schema = &spec.definition().input_schema;

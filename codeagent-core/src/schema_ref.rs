@@ -74,7 +74,7 @@ impl std::error::Error for RefError {}
 /// rules, at most 32 in a row and never round a cycle.
 ///
 /// ```
-/// use codeagent_core::toolbox::resolve_ref;
+/// use codeagent_core::schema::resolve_ref;
 /// use serde_json::json;
 ///
 /// let schema = json!({"$defs": {"a": {"$anchor": "first", "type": "string"}}, "definitions": {"b": {"type": "integer"}}});

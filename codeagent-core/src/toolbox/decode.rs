@@ -92,7 +92,7 @@ fn for_alternatives(value: &mut Value, schema: &Value, root: &Value) {
 }
 
 /// Whether `schema` accepts `null` (local `$ref`s followed in `root` by the
-/// rules of the one reference walk, [`resolve_ref`](crate::toolbox::resolve_ref);
+/// rules of the one reference walk, [`resolve_ref`](crate::schema::resolve_ref);
 /// a schema without any type keyword accepts everything).
 pub(crate) fn admits_null(schema: &Value, root: &Value) -> bool {
     fn walk(schema: &Value, root: &Value, depth: usize) -> bool {
