@@ -34,12 +34,14 @@ use common::{V2025_06, WAIT, bounded};
 use hyper::{Method, StatusCode};
 use serde_json::{Value, json};
 
-/// The example `name`, built next to this test binary (`target/<profile>/examples/`).
-fn example(name: &str) -> PathBuf {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>").to_owned();
+/// The directory of the examples built next to this test binary
+/// (`target/<profile>/examples/`), after building them once (a no-op when
+/// they are fresh; with `--features agent` when this test has it).
+fn built() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let profile = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>").to_owned();
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let mut build = Command::new(cargo);
         build.args([
@@ -55,12 +57,24 @@ fn example(name: &str) -> PathBuf {
         if profile.file_name().is_some_and(|name| name == "release") {
             build.arg("--release");
         }
-        let finished = child::run_to_end(build, Duration::from_secs(900));
+        let finished = child::run_to_end(build, Duration::from_secs(1800));
         assert!(finished.status.is_some_and(|status| status.success()), "cargo build --examples: {}", finished.stderr);
-    });
-    let binary = profile.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+        profile.join("examples")
+    })
+}
+
+/// The example `name`'s binary.
+fn example(name: &str) -> PathBuf {
+    let binary = built().join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(binary.is_file(), "no example binary at {}", binary.display());
     binary
+}
+
+/// Runs `test` within the time limit of every test, once the examples are built
+/// (which may take minutes the first time, so it is not counted).
+async fn after_build(test: impl std::future::Future<Output = ()>) {
+    tokio::task::spawn_blocking(built).await.expect("the examples are built");
+    bounded(test).await;
 }
 
 /// The stdio server `name`, initialized at 2025-06-18 with `capabilities`.
@@ -125,7 +139,7 @@ fn run(name: &str, args: &[&str]) -> (i32, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gallery_answers_a_call_and_a_read() {
-    bounded(async {
+    after_build(async {
         let mut client = stdio("gallery", json!({})).await;
         assert_eq!(text(&call(&mut client, 1, "add", json!({"a": 2, "b": 3})).await), "5");
         let read = client.result(2, "resources/read", json!({"uri": "gallery://readme"})).await;
@@ -137,7 +151,7 @@ async fn gallery_answers_a_call_and_a_read() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resources_prompts_reads_notes_and_fills_its_prompt() {
-    bounded(async {
+    after_build(async {
         let mut client = stdio("resources_prompts", json!({})).await;
         let listed = client.result(1, "resources/list", json!({})).await;
         assert_eq!(listed["resources"][0]["uri"], "notes://index", "{listed}");
@@ -188,7 +202,7 @@ async fn resources_prompts_reads_notes_and_fills_its_prompt() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn toolbox_impl_tools_share_one_stock() {
-    bounded(async {
+    after_build(async {
         let mut client = stdio("toolbox_impl", json!({})).await;
         let restock = json!({"item": "apples", "units": 5});
         assert_eq!(text(&call(&mut client, 1, "restock", restock.clone()).await), "apples: 5 in stock");
@@ -207,7 +221,7 @@ async fn toolbox_impl_tools_share_one_stock() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn axum_app_serves_its_own_routes_and_mcp_on_one_state() {
-    bounded(async {
+    after_build(async {
         let address = free_address();
         let _app = listening("axum_app", &[&address.to_string()], address).await;
         assert_eq!(get_page(address, "/").await, (StatusCode::OK, "Hello, visitor number 1!\n".to_owned()));
@@ -230,7 +244,7 @@ async fn session_version(session: &Session) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn custom_store_keeps_a_session_across_a_restart() {
-    bounded(async {
+    after_build(async {
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
         let dir = std::env::temp_dir().join(format!("codeagent-custom-store-{}-{stamp}", std::process::id()));
         let dir_arg = dir.to_str().unwrap().to_owned();
@@ -288,7 +302,7 @@ fn provider_tools_writes_each_format_and_runs_a_mapped_call() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn budgets_send_a_preview_and_a_link_to_the_whole() {
-    bounded(async {
+    after_build(async {
         let mut client = stdio("budgets", json!({})).await;
         let cut = call(&mut client, 1, "build_log", json!({"lines": 500})).await;
         let preview = text(&cut);
@@ -315,7 +329,7 @@ async fn budgets_send_a_preview_and_a_link_to_the_whole() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ui_view_is_named_by_the_tool_and_served() {
-    bounded(async {
+    after_build(async {
         let apps = json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}});
         let mut client = stdio("ui_view", apps).await;
         let tools = client.result(1, "tools/list", json!({})).await;
@@ -344,7 +358,7 @@ async fn answer(client: &mut Client, method: &str, result: Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn asking_asks_for_the_roots_the_model_and_the_person() {
-    bounded(async {
+    after_build(async {
         let everything = json!({"roots": {}, "sampling": {}, "elicitation": {}});
         let mut client = stdio("asking", everything).await;
         client
@@ -374,7 +388,7 @@ async fn asking_asks_for_the_roots_the_model_and_the_person() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn conformance_fixture_serves_the_suites_tools() {
-    bounded(async {
+    after_build(async {
         let mut client = stdio("conformance_fixture", json!({})).await;
         let simple = call(&mut client, 1, "test_simple_text", json!({})).await;
         assert_eq!(text(&simple), "This is a simple text response for testing.");
