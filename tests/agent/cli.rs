@@ -1,7 +1,8 @@
 //! `--agent` from the command line: the gallery example against each mock,
 //! streamed and not (stdout: one JSON line per tool result, equal to what
-//! `--call` prints, then the answer), and the one-line errors; and
-//! `examples/agent.rs`, a host rendering the events.
+//! `--call` prints, then the answer), and the one-line errors.
+//! (`examples/agent_loop.rs`, a host rendering the events, is run by
+//! `tests/examples.rs` with the other examples.)
 //!
 //! The binaries are the examples built next to this test: `cargo build
 //! --examples --features agent` first when running `--test agent` alone.
@@ -170,38 +171,4 @@ async fn failures_are_one_line_on_stderr() {
     let (code, line) = one_error(&refused);
     assert_eq!(code, 1);
     assert_eq!(line, format!("error: {}/v1/responses answered HTTP 401: Incorrect API key provided: k.", mock.url));
-}
-
-#[tokio::test]
-async fn the_agent_example_renders_each_event() {
-    let calls: Vec<Call> = [("sales", "{}"), ("sales_chart", "{}"), ("divide", r#"{"numerator":1,"denominator":0}"#)]
-        .into_iter()
-        .enumerate()
-        .map(|(index, (name, arguments))| Call {
-            id: format!("c{index}"),
-            name,
-            arguments: arguments.into(),
-            fails: false,
-        })
-        .collect();
-    let mock = Mock::start(chat::script(&calls, true)).await;
-    let args = vec!["openai:gpt-x".to_owned(), "Show the sales".to_owned()];
-    let output = run(example("agent"), args, env(Provider::OpenAiChat, &mock.url)).await;
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    for expected in [
-        "Let me use the tools.",
-        "→ sales {}",
-        "✓ sales: a table of 3 rows",
-        "✓ sales_chart: image image/png (",
-        "✗ divide: error: cannot divide by zero",
-        ANSWER,
-        "[2 requests, 30 tokens in, 12 out]",
-    ] {
-        assert!(stdout.contains(expected), "{expected:?} missing from:\n{stdout}");
-    }
-    assert_eq!(
-        mock.bodies()[0]["messages"][0],
-        serde_json::json!({"role": "system", "content": "Use the tools to answer; be brief."})
-    );
 }

@@ -43,6 +43,61 @@ impl Client {
         Client::start(Server::new(toolbox()))
     }
 
+    /// A client of a program serving MCP on its stdio (an example binary):
+    /// `command` is started with piped standard input and output (standard
+    /// error goes to the test's), bridged to the same in-memory pipes as
+    /// [`start`](Client::start). Closing the input closes the program's
+    /// standard input, so it ends as a stdio server does at EOF; `finish`
+    /// waits for that and fails unless it exits with status 0.
+    pub fn spawn(mut command: std::process::Command) -> Client {
+        use std::io::{Read, Write};
+        use std::process::Stdio;
+
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
+        let (mut child_in, mut child_out) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+        let (input, mut from_test) = tokio::io::duplex(64 * 1024);
+        let (mut to_test, output) = tokio::io::duplex(1024 * 1024);
+        let runtime = tokio::runtime::Handle::current();
+        // Blocking threads carry the bytes; each ends when its side closes.
+        let handle = runtime.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0; 8192];
+            while let Ok(read @ 1..) = handle.block_on(tokio::io::AsyncReadExt::read(&mut from_test, &mut buffer)) {
+                if child_in.write_all(&buffer[..read]).and_then(|()| child_in.flush()).is_err() {
+                    break;
+                }
+            }
+        });
+        let handle = runtime.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0; 8192];
+            while let Ok(read @ 1..) = child_out.read(&mut buffer) {
+                if handle.block_on(to_test.write_all(&buffer[..read])).is_err() {
+                    break;
+                }
+            }
+        });
+        let serving = runtime.spawn_blocking(move || {
+            let status = child.wait()?;
+            if status.success() {
+                Ok(())
+            } else {
+                Err(std::io::Error::other(format!("the program ended with {status}")))
+            }
+        });
+        Client {
+            input: Some(input),
+            output: BufReader::new(output),
+            partial: Vec::new(),
+            serving: Some(serving),
+            checks: Checks::new(true),
+        }
+    }
+
     /// Writes `bytes` as they are (add the newline yourself).
     pub async fn send_bytes(&mut self, bytes: &[u8]) {
         let input = self.input.as_mut().expect("input still open");

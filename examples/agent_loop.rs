@@ -4,13 +4,13 @@
 //! falling back to the portable value, as seed 000's `render_result` does.
 //!
 //! ```sh
-//! OPENAI_API_KEY=... cargo run --example agent --features agent -- openai:gpt-4.1 "Show the sales, then chart them"
-//! ANTHROPIC_API_KEY=... cargo run --example agent --features agent -- anthropic:claude-sonnet-4-5 "..."
+//! OPENAI_API_KEY=... cargo run --example agent_loop --features agent -- openai:gpt-4.1 "Show the sales, then chart them"
+//! ANTHROPIC_API_KEY=... cargo run --example agent_loop --features agent -- anthropic:claude-sonnet-4-5 "..."
 //! ```
 //!
 //! The providers' usual variables apply (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`,
 //! `GEMINI_BASE_URL`, ...), so a local OpenAI-compatible server works too:
-//! `OPENAI_BASE_URL=http://localhost:11434/v1 cargo run --example agent --features agent -- openai:llama3.2 "..."`.
+//! `OPENAI_BASE_URL=http://localhost:11434/v1 cargo run --example agent_loop --features agent -- openai:llama3.2 "..."`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -98,7 +98,7 @@ fn render(event: &ToolResultEvent) -> String {
 async fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (Some(model), Some(prompt)) = (args.next(), args.next()) else {
-        eprintln!("usage: agent PROVIDER:MODEL PROMPT");
+        eprintln!("usage: agent_loop PROVIDER:MODEL PROMPT");
         return ExitCode::from(2);
     };
     let client = match parse_spec(&model).and_then(|(provider, model)| ModelClient::from_env(provider, model)) {
