@@ -1,5 +1,7 @@
 //! Streamable HTTP, legacy era (2025-03-26 to 2025-11-25): sessions, SSE
-//! streams, resumability, batches, cancellation (`common::http`).
+//! streams, resumability, batches, cancellation (`common::http`): how
+//! messages travel. What they say, the same over every transport, is tested
+//! in `tests/behaviour`.
 
 mod common;
 
@@ -10,7 +12,7 @@ use hyper::StatusCode;
 use serde_json::{Value, json};
 
 use common::http::*;
-use common::tools::{late, observed_within};
+use common::tools::late;
 use common::*;
 
 // ===========================================================================
@@ -31,9 +33,6 @@ async fn legacy_initialize_opens_a_session() {
             let message = response.json().await;
             assert_eq!(message["id"], 0);
             check_result(version, "InitializeResult", &message);
-            assert_eq!(message["result"]["protocolVersion"], version.as_str(), "the asked version is echoed");
-            assert_eq!(message["result"]["serverInfo"]["name"], "http-test");
-            assert!(message["result"]["capabilities"]["tools"].is_object());
         }
         ids.sort();
         ids.dedup();
@@ -61,17 +60,17 @@ async fn legacy_initialized_notification_is_202() {
     .await;
 }
 
+/// A session of each version answers requests accepting JSON only with a
+/// 200 and a JSON body (`Session::call` asserts both).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn legacy_tools_list_in_a_session_is_json() {
     bounded(async {
         let served = endpoint().await;
         for version in [V2025_03, V2025_06, V2025_11] {
             let session = open_session(served.addr, version).await;
-            let listing = session.call(1, "tools/list", json!({}), "ListToolsResult").await;
-            assert_eq!(tool_names(&listing), ["add", "steps", "chatty", "forecast", "wait"]);
-            let sum =
-                session.call(2, "tools/call", json!({"name": "add", "arguments": {"a": 2, "b": 3}}), "CallToolResult");
-            assert_eq!(first_text(&sum.await), "5");
+            session.call(1, "tools/list", json!({}), "ListToolsResult").await;
+            let add = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
+            session.call(2, "tools/call", add, "CallToolResult").await;
         }
     })
     .await;
@@ -204,19 +203,13 @@ async fn legacy_progress_goes_on_the_request_sse_stream() {
         assert_eq!(response.status, StatusCode::OK);
         assert!(response.is_sse(), "an SSE answer: {:?}", response.content_type());
         let (notes, message) = response.exchange().await;
-        let progress: Vec<f64> = notes
-            .iter()
-            .map(|note| {
-                check_notification(V2025_06, note);
-                assert_eq!(note["method"], "notifications/progress", "{note}");
-                assert_eq!(note["params"]["progressToken"], "tok-5", "the token is echoed: {note}");
-                note["params"]["progress"].as_f64().unwrap()
-            })
-            .collect();
-        assert_eq!(progress, [1.0, 2.0, 3.0]);
-        assert_eq!(message["id"], 5);
+        assert_eq!(notes.len(), 3, "every progress notification on the call's stream: {notes:?}");
+        for note in &notes {
+            check_notification(V2025_06, note);
+            assert_eq!(note["method"], "notifications/progress", "{note}");
+        }
+        assert_eq!(message["id"], 5, "then the response, on the same stream");
         check_result(V2025_06, "CallToolResult", &message);
-        assert_eq!(first_text(&message), "3 steps");
     })
     .await;
 }
@@ -257,9 +250,7 @@ async fn legacy_get_stream_receives_list_changed() {
         check_notification(V2025_11, &note);
         assert_eq!(note["method"], "notifications/tools/list_changed");
         assert!(note.get("id").is_none());
-        // The listing has the new tool; ending the session ends the stream.
-        let listing = session.call(1, "tools/list", json!({}), "ListToolsResult").await;
-        assert!(tool_names(&listing).contains(&"late"));
+        // Ending the session ends the stream.
         let response = delete(served.addr).header("Mcp-Session-Id", &session.id).send().await;
         assert_eq!(response.status, StatusCode::OK);
         assert!(stream.rest().await.iter().all(|event| !event.has_message()), "the stream ends with the session");
@@ -329,7 +320,7 @@ async fn legacy_resumable_stream_primes_and_replays_after_last_event_id() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn legacy_set_level_filters_log_messages_on_the_call_stream() {
+async fn legacy_log_messages_go_on_the_call_stream() {
     bounded(async {
         let served = endpoint().await;
         let session = open_session(served.addr, V2025_11).await;
@@ -337,15 +328,12 @@ async fn legacy_set_level_filters_log_messages_on_the_call_stream() {
         let response =
             session.post().json(&request(2, "tools/call", json!({"name": "chatty", "arguments": {}}))).send().await;
         let (notes, message) = response.exchange().await;
+        assert_eq!(notes.len(), 2, "both messages the level lets through, on the call's stream: {notes:?}");
         for note in &notes {
             check_notification(V2025_11, note);
             assert_eq!(note["method"], "notifications/message");
         }
-        let levels: Vec<&str> = notes.iter().map(|note| note["params"]["level"].as_str().unwrap()).collect();
-        assert_eq!(levels, ["warning", "error"], "only messages at or above the level set: {notes:?}");
-        assert_eq!(notes[0]["params"]["data"], "a warning message");
         check_result(V2025_11, "CallToolResult", &message);
-        assert_eq!(first_text(&message), "logged");
     })
     .await;
 }
@@ -364,15 +352,10 @@ async fn legacy_batch_in_a_2025_03_26_session_is_one_json_array() {
         assert_schema(V2025_03, "JSONRPCBatchRequest", &batch);
         let response = session.post().json(&batch).send().await;
         assert_eq!(response.status, StatusCode::OK);
+        // One JSON body (not a stream) holding the array.
         let answer = response.json().await;
         assert_schema(V2025_03, "JSONRPCBatchResponse", &answer);
-        let answers = answer.as_array().expect("one JSON array");
-        assert_eq!(answers.len(), 3, "one response per request: {answer}");
-        let by_id = |id: i64| answers.iter().find(|message| message["id"] == id).expect("a response per id");
-        check_result(V2025_03, "ListToolsResult", by_id(1));
-        check_result(V2025_03, "CallToolResult", by_id(2));
-        assert_eq!(first_text(by_id(2)), "42");
-        assert_eq!(check_error(V2025_03, by_id(3)), METHOD_NOT_FOUND);
+        assert_eq!(answer.as_array().map(Vec::len), Some(3), "one response per request: {answer}");
     })
     .await;
 }
@@ -384,8 +367,7 @@ async fn legacy_batch_in_a_2025_11_25_session_is_400() {
         let session = open_session(served.addr, V2025_11).await;
         let batch = json!([request(1, "tools/list", json!({})), request(2, "tools/list", json!({}))]);
         let response = session.post().json(&batch).send().await;
-        let message = expect_error(response, StatusCode::BAD_REQUEST, INVALID_REQUEST, Value::Null, V2025_11).await;
-        assert!(message["error"]["message"].as_str().unwrap().contains("batch"), "{message}");
+        expect_error(response, StatusCode::BAD_REQUEST, INVALID_REQUEST, Value::Null, V2025_11).await;
     })
     .await;
 }
@@ -421,11 +403,6 @@ async fn legacy_cancelled_notification_ends_the_call_stream_without_a_result() {
             assert!(
                 after.iter().all(|message| message.get("id").is_none()),
                 "round {round}: a cancelled request gets no response, but the stream carried {after:?}"
-            );
-            let seen = observed_within(&key, WAIT).await;
-            assert!(
-                seen == ["cancelled"] || seen == ["dropped (cancelled)"],
-                "round {round}: the tool saw the cancellation: {seen:?}"
             );
         }
     })

@@ -1,11 +1,13 @@
 //! Stdio: how the server answers malformed and invalid messages (JSON-RPC
-//! framing, -32700, -32600, -32601, -32602, -32022), over in-memory pipes
-//! standing in for stdio (`common::stdio`).
+//! framing, -32700, -32600, -32601, -32602), over in-memory pipes standing in
+//! for stdio (`common::stdio`). The errors that are the same over every
+//! transport (unknown tools, cursors, versions, removed methods) are in
+//! `tests/behaviour`.
 
 mod common;
 
-use codeagent::server::{CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY};
-use codeagent::{ProtocolVersion, Server};
+use codeagent::Server;
+use codeagent::server::{LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY};
 use serde_json::{Value, json};
 
 use common::stdio::*;
@@ -180,36 +182,9 @@ async fn an_unknown_legacy_method_is_method_not_found() {
     client.sync().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn methods_removed_in_2026_are_method_not_found_with_modern_meta() {
-    let mut client = Client::new();
-    let error = client.error(1, "ping", modern(json!({}))).await;
-    assert_error(&error, METHOD_NOT_FOUND, "ping");
-    let error = client.error(2, "logging/setLevel", modern(json!({ "level": "debug" }))).await;
-    assert_error(&error, METHOD_NOT_FOUND, "logging/setLevel");
-    let error = client.error(3, "resources/subscribe", modern(json!({ "uri": "file:///x" }))).await;
-    assert_error(&error, METHOD_NOT_FOUND, "resources/subscribe");
-    let error = client.error(4, "resources/unsubscribe", modern(json!({ "uri": "file:///x" }))).await;
-    assert_error(&error, METHOD_NOT_FOUND, "resources/unsubscribe");
-    client.sync_modern().await;
-}
-
 // ---------------------------------------------------------------------------
 // -32602 invalid params
 // ---------------------------------------------------------------------------
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_unknown_tool_is_invalid_params() {
-    let mut client = Client::new();
-    client.initialize("2025-11-25").await;
-    let error = client.error(1, "tools/call", call_params("x", json!({}))).await;
-    assert_eq!(error["message"], "Unknown tool: x");
-    assert_eq!(error["code"], INVALID_PARAMS);
-    let error = client.error(2, "tools/call", modern(call_params("x", json!({})))).await;
-    assert_eq!(error["message"], "Unknown tool: x");
-    assert_eq!(error["code"], INVALID_PARAMS);
-    client.sync().await;
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tools_call_without_a_name_is_invalid_params() {
@@ -252,37 +227,14 @@ async fn params_that_are_not_an_object_are_invalid_params() {
     client.sync().await;
 }
 
+/// Over stdio only `_meta` makes a request 2026-07-28 (over HTTP its headers
+/// do: `http_modern` tests one without `_meta`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_invalid_cursor_is_invalid_params() {
+async fn a_modern_only_method_without_meta_is_invalid_params() {
     let mut client = Client::new();
-    client.initialize("2025-06-18").await;
-    let error = client.error(1, "tools/list", json!({ "cursor": "not-a-cursor" })).await;
-    assert_error(&error, INVALID_PARAMS, "not-a-cursor");
-    let error = client.error(2, "tools/list", json!({ "cursor": "999" })).await;
-    assert_error(&error, INVALID_PARAMS, "cursor");
-    let error = client.error(3, "tools/list", json!({ "cursor": 12 })).await;
-    assert_error(&error, INVALID_PARAMS, "cursor");
-    let error = client.error(4, "tools/list", modern(json!({ "cursor": "bogus" }))).await;
-    assert_error(&error, INVALID_PARAMS, "bogus");
-    client.sync().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_modern_request_missing_required_meta_is_invalid_params() {
-    let mut client = Client::new();
-    let meta = json!({ PROTOCOL_VERSION_KEY: "2026-07-28" });
-    let error = client.error(1, "tools/list", json!({ "_meta": meta })).await;
-    assert_error(&error, INVALID_PARAMS, CLIENT_CAPABILITIES_KEY);
-    let meta = json!({ PROTOCOL_VERSION_KEY: "2026-07-28", CLIENT_CAPABILITIES_KEY: "none" });
-    let error = client.error(2, "tools/call", json!({ "_meta": meta, "name": "add", "arguments": {} })).await;
-    assert_error(&error, INVALID_PARAMS, CLIENT_CAPABILITIES_KEY);
-    let meta = json!({ PROTOCOL_VERSION_KEY: 20260728, CLIENT_CAPABILITIES_KEY: {} });
-    let error = client.error(3, "tools/list", json!({ "_meta": meta })).await;
+    let error = client.error(1, "server/discover", json!({})).await;
     assert_error(&error, INVALID_PARAMS, PROTOCOL_VERSION_KEY);
-    // Modern-only methods without the modern `_meta` at all.
-    let error = client.error(4, "server/discover", json!({})).await;
-    assert_error(&error, INVALID_PARAMS, PROTOCOL_VERSION_KEY);
-    let error = client.error(5, "subscriptions/listen", json!({ "notifications": { "toolsListChanged": true } })).await;
+    let error = client.error(2, "subscriptions/listen", json!({ "notifications": { "toolsListChanged": true } })).await;
     assert_error(&error, INVALID_PARAMS, PROTOCOL_VERSION_KEY);
     client.sync_modern().await;
 }
@@ -314,33 +266,6 @@ async fn subscriptions_listen_without_a_filter_is_invalid_params() {
     let mut client = Client::new();
     let error = client.error("listen", "subscriptions/listen", modern(json!({}))).await;
     assert_error(&error, INVALID_PARAMS, "notifications");
-    client.sync_modern().await;
-}
-
-// ---------------------------------------------------------------------------
-// -32022 unsupported protocol version
-// ---------------------------------------------------------------------------
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_unsupported_modern_version_is_32022_with_supported_and_requested() {
-    let mut client = Client::new();
-    for (id, requested) in [(1, "2099-01-01"), (2, "1900-01-01"), (3, "2025-11-25")] {
-        let meta = json!({ PROTOCOL_VERSION_KEY: requested, CLIENT_CAPABILITIES_KEY: {} });
-        let error = client.error(id, "server/discover", json!({ "_meta": meta })).await;
-        assert_eq!(error["code"], UNSUPPORTED_VERSION);
-        assert_eq!(error["data"]["requested"], requested);
-        let supported = error["data"]["supported"].as_array().unwrap();
-        assert!(supported.contains(&json!("2026-07-28")), "{error}");
-        for &version in ProtocolVersion::ALL {
-            assert!(supported.contains(&json!(version.as_str())), "{version} missing from {error}");
-        }
-    }
-    // The same for a tools/call.
-    let meta = json!({ PROTOCOL_VERSION_KEY: "2030-01-01", CLIENT_CAPABILITIES_KEY: {} });
-    let error =
-        client.error(4, "tools/call", json!({ "_meta": meta, "name": "add", "arguments": { "a": 1, "b": 2 } })).await;
-    assert_eq!(error["code"], UNSUPPORTED_VERSION);
-    assert_eq!(error["data"]["requested"], "2030-01-01");
     client.sync_modern().await;
 }
 

@@ -1,14 +1,15 @@
-//! Stdio: tool errors, both eras, progress, concurrency, cancellation, end of
-//! input, batches, list_changed and client responses, over in-memory pipes
-//! standing in for stdio (`common::stdio`).
+//! Stdio: both eras on one connection, progress, concurrency, cancellation,
+//! end of input, batches, list_changed and client responses, over in-memory
+//! pipes standing in for stdio (`common::stdio`). What the server does the
+//! same over every transport is in `tests/behaviour`.
 
 mod common;
 
 use std::collections::HashSet;
 use std::time::Duration;
 
+use codeagent::Server;
 use codeagent::server::{LOG_LEVEL_KEY, SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY};
-use codeagent::{ProtocolVersion, Server};
 use serde_json::{Value, json};
 
 use common::stdio::*;
@@ -16,98 +17,13 @@ use common::tools::{late, later, observed, saw_cancellation, toolbox};
 use common::*;
 
 // ---------------------------------------------------------------------------
-// Tool errors
-// ---------------------------------------------------------------------------
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn invalid_arguments_are_tool_errors_naming_the_field() {
-    let mut client = Client::new();
-    client.initialize("2025-11-25").await;
-    let result = client.result(1, "tools/call", call_params("add", json!({ "a": "two", "b": 3 }))).await;
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(text(&result).contains("`a`"), "{result}");
-    let result = client.result(2, "tools/call", call_params("add", json!({ "a": 2 }))).await;
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(text(&result).contains("`b`"), "{result}");
-    let result = client.result(3, "tools/call", call_params("sum", json!({ "values": [1, "x"] }))).await;
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(text(&result).contains("values"), "{result}");
-    let result = client.result(4, "tools/call", modern(call_params("add", json!({ "a": 1, "b": [] })))).await;
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(text(&result).contains("`b`"), "{result}");
-    // And a valid call still works.
-    let result = client.result(5, "tools/call", call_params("add", json!({ "a": 2, "b": 3 }))).await;
-    assert_ne!(result["isError"], true, "{result}");
-    assert_eq!(text(&result), "5");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_panicking_tool_is_an_error_result_and_the_server_lives_on() {
-    let mut client = Client::new();
-    client.initialize("2025-06-18").await;
-    for (id, tool) in [(1, "boom_sync"), (2, "boom_async")] {
-        let result = client.result(id, "tools/call", call_params(tool, json!({}))).await;
-        assert_eq!(result["isError"], true, "{result}");
-        assert!(text(&result).contains("panicked"), "{result}");
-        let result = client.result(id + 10, "tools/call", call_params("add", json!({ "a": id, "b": 1 }))).await;
-        assert_eq!(text(&result), (id + 1).to_string());
-    }
-    let result = client.result(3, "tools/call", modern(call_params("boom_sync", json!({})))).await;
-    assert_eq!(result["isError"], true, "{result}");
-    let result = client.result(4, "tools/call", modern(call_params("boom_async", json!({})))).await;
-    assert_eq!(result["isError"], true, "{result}");
-    client.sync().await;
-    client.finish().await.unwrap();
-}
-
-/// The panic message is what tells the model (and the developer) what went wrong.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_panicking_sync_tool_reports_its_panic_message() {
-    let mut client = Client::new();
-    let result = client.result(1, "tools/call", call_params("boom_sync", json!({}))).await;
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(text(&result).contains("sync kaboom"), "{result}");
-}
-
-/// The panic message is what tells the model (and the developer) what went wrong.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_panicking_async_tool_reports_its_panic_message() {
-    let mut client = Client::new();
-    let result = client.result(1, "tools/call", call_params("boom_async", json!({}))).await;
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(text(&result).contains("async kaboom"), "{result}");
-}
-
-// ---------------------------------------------------------------------------
 // The legacy era
 // ---------------------------------------------------------------------------
 
+/// Over HTTP the headers of a 2026-07-28 request make it one (see
+/// `http_modern`); over stdio only `_meta` could.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn initialize_echoes_each_supported_legacy_version() {
-    for version in LEGACY {
-        let mut client = Client::new();
-        let result = client.initialize(version.as_str()).await;
-        assert_eq!(result["protocolVersion"], version.as_str());
-        assert_eq!(result["capabilities"]["tools"]["listChanged"], true, "{result}");
-        assert!(result["capabilities"]["logging"].is_object(), "{result}");
-        assert_eq!(result["serverInfo"]["name"], "codeagent", "the crate that defined the tools: {result}");
-        assert_eq!(result["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
-        assert_eq!(client.checks.legacy, version);
-        client.sync().await;
-        client.finish().await.unwrap();
-    }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn initialize_with_an_unknown_or_modern_version_gets_2025_11_25() {
-    for requested in [json!("1999-01-01"), json!("2026-07-28"), json!("2025-13-45"), json!(20241105), json!(null)] {
-        let mut client = Client::new();
-        let mut params = init_params("");
-        params["protocolVersion"] = requested.clone();
-        let result = client.result("init", "initialize", params).await;
-        assert_eq!(result["protocolVersion"], "2025-11-25", "asked for {requested}: {result}");
-    }
-    // initialize carrying modern `_meta` is still the legacy handshake.
+async fn initialize_carrying_modern_meta_is_still_the_legacy_handshake() {
     let mut client = Client::new();
     let result = client.result("init", "initialize", modern(init_params("2026-07-28"))).await;
     assert_eq!(result["protocolVersion"], "2025-11-25", "{result}");
@@ -135,78 +51,13 @@ async fn server_identity_can_be_set() {
     assert_eq!(result["instructions"], "Be nice.");
 }
 
+/// Over HTTP a legacy request needs the session `initialize` opens.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn ping_answers_an_empty_result_before_and_after_initialize() {
+async fn ping_is_answered_before_initialize() {
     let mut client = Client::new();
     assert_eq!(client.result(1, "ping", json!({})).await, json!({}));
-    assert_eq!(client.result(2, "ping", json!(null)).await, json!({}));
-    client.send(json!({ "jsonrpc": "2.0", "id": 3, "method": "ping" })).await;
-    assert_eq!(client.response(3).await["result"], json!({}));
-    client.initialize("2024-11-05").await;
-    assert_eq!(client.result("p", "ping", json!({})).await, json!({}));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn set_level_filters_log_messages() {
-    let mut client = Client::new();
-    client.initialize("2025-06-18").await;
-    assert_eq!(client.result(1, "logging/setLevel", json!({ "level": "warning" })).await, json!({}));
-    client.request(2, "tools/call", call_params("chatty", json!({}))).await;
-    let (notes, response) = client.response_with_notes(&json!(2)).await;
-    assert_eq!(text(&response["result"]), "logged");
-    let levels: Vec<&str> = notes.iter().map(|note| note["params"]["level"].as_str().unwrap()).collect();
-    assert_eq!(levels, ["warning", "error"], "{notes:?}");
-    assert!(notes.iter().all(|note| note["method"] == "notifications/message"));
-    assert_eq!(notes[0]["params"]["data"], "a warning message");
-
-    assert_eq!(client.result(3, "logging/setLevel", json!({ "level": "debug" })).await, json!({}));
-    client.request(4, "tools/call", call_params("chatty", json!({}))).await;
-    let (notes, _) = client.response_with_notes(&json!(4)).await;
-    let levels: Vec<&str> = notes.iter().map(|note| note["params"]["level"].as_str().unwrap()).collect();
-    assert_eq!(levels, ["debug", "info", "warning", "error"]);
-
-    assert_eq!(client.result(5, "logging/setLevel", json!({ "level": "emergency" })).await, json!({}));
-    client.request(6, "tools/call", call_params("chatty", json!({}))).await;
-    let (notes, _) = client.response_with_notes(&json!(6)).await;
-    assert!(notes.is_empty(), "{notes:?}");
-    client.assert_quiet(QUIET).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tools_list_has_the_shape_of_each_legacy_version() {
-    for version in LEGACY {
-        let mut client = Client::new();
-        client.initialize(version.as_str()).await;
-        let list = client.result(1, "tools/list", json!({})).await;
-        assert_eq!(tool_names(&list)[..3], ["add", "greet", "sum"]);
-        let tools = list["tools"].as_array().unwrap();
-        let (greet_tool, sum_tool) = (&tools[1], &tools[2]);
-        let has = |tool: &Value, key: &str| tool.get(key).is_some();
-        match version {
-            V2024 => {
-                for tool in tools {
-                    for key in ["title", "annotations", "outputSchema", "icons", "execution"] {
-                        assert!(!has(tool, key), "{version}: `{key}` in {tool}");
-                    }
-                }
-            }
-            V2025_03 => {
-                assert!(has(greet_tool, "annotations"), "{greet_tool}");
-                assert_eq!(greet_tool["annotations"]["readOnlyHint"], true);
-                assert!(!has(greet_tool, "title") && !has(sum_tool, "outputSchema"), "{greet_tool} {sum_tool}");
-            }
-            _ => {
-                assert_eq!(greet_tool["title"], "Greeting");
-                assert!(has(sum_tool, "outputSchema"), "{sum_tool}");
-            }
-        }
-        // A structured tool's result follows the version too.
-        let result = client.result(2, "tools/call", call_params("sum", json!({ "values": [1, 2, 3] }))).await;
-        assert_eq!(result.get("structuredContent").is_some(), version >= V2025_06, "{version}: {result}");
-        if version >= V2025_06 {
-            assert_eq!(result["structuredContent"], json!({ "total": 6 }));
-        }
-    }
+    client.send(json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" })).await;
+    assert_eq!(client.response(2).await["result"], json!({}));
 }
 
 /// Notifications must fit the negotiated version (the client checks every
@@ -232,47 +83,6 @@ async fn legacy_notifications_fit_the_negotiated_version() {
 // ---------------------------------------------------------------------------
 // The modern era
 // ---------------------------------------------------------------------------
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn server_discover_describes_the_server_as_the_first_message() {
-    let mut client = Client::new();
-    let result = client.result("d", "server/discover", modern(json!({}))).await;
-    let supported: Vec<&str> =
-        result["supportedVersions"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    assert_eq!(supported[0], "2026-07-28", "{result}");
-    let mut sorted = supported.clone();
-    sorted.sort_unstable();
-    assert_eq!(sorted, ProtocolVersion::ALL.iter().map(|version| version.as_str()).collect::<Vec<_>>());
-    assert_eq!(result["capabilities"]["tools"]["listChanged"], true);
-    assert_eq!(result["resultType"], "complete");
-    assert_eq!(result["ttlMs"], 3_600_000);
-    assert_eq!(result["cacheScope"], "public");
-    assert_eq!(result["_meta"][SERVER_INFO_KEY], json!({ "name": "codeagent", "version": env!("CARGO_PKG_VERSION") }));
-    assert!(result.get("serverInfo").is_none(), "serverInfo lives in _meta in 2026-07-28: {result}");
-
-    let mut client = Client::start(Server::new(toolbox()).with_discover_ttl(Duration::from_secs(5)));
-    let result = client.result("d", "server/discover", modern(json!({}))).await;
-    assert_eq!(result["ttlMs"], 5000);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn modern_tools_list_and_call_carry_result_type_and_server_info() {
-    let mut client = Client::new();
-    let list = client.result(1, "tools/list", modern(json!({}))).await;
-    assert_eq!(list["resultType"], "complete");
-    assert!(list["ttlMs"].is_u64() && list["cacheScope"].is_string(), "{list}");
-    assert_eq!(list["_meta"][SERVER_INFO_KEY]["name"], "codeagent");
-    assert!(tool_names(&list).contains(&"wait"));
-    let result = client.result(2, "tools/call", modern(call_params("add", json!({ "a": 40, "b": 2 })))).await;
-    assert_eq!(result["resultType"], "complete");
-    assert_eq!(result["_meta"][SERVER_INFO_KEY]["name"], "codeagent");
-    assert_eq!(text(&result), "42");
-    let result = client.result(3, "tools/call", modern(call_params("sum", json!({ "values": [2, 2] })))).await;
-    assert_eq!(result["structuredContent"], json!({ "total": 4 }));
-    // Legacy requests on the same connection get legacy shapes.
-    let result = client.result(4, "tools/call", call_params("add", json!({ "a": 1, "b": 1 }))).await;
-    assert!(result.get("resultType").is_none() && result.get("_meta").is_none(), "{result}");
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn modern_logs_only_when_the_request_asks() {
@@ -378,26 +188,6 @@ async fn a_slow_sync_tool_does_not_block_a_fast_call_after_it() {
 // ---------------------------------------------------------------------------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_cancelled_call_gets_no_response_and_the_tool_sees_the_cancellation() {
-    let mut client = Client::new();
-    client.initialize("2025-11-25").await;
-    let params =
-        json!({ "name": "wait", "arguments": { "key": "cancel-1", "ms": 2000 }, "_meta": { "progressToken": "w" } });
-    client.request(5, "tools/call", params).await;
-    let started = client.recv().await;
-    assert_eq!(started["method"], "notifications/progress", "the tool started: {started}");
-    client.notify("notifications/cancelled", json!({ "requestId": 5, "reason": "changed my mind" })).await;
-    // Uncancelled, the tool would answer within this window (the tool waits
-    // long enough for the cancellation to reach it on a loaded machine).
-    client.assert_quiet(Duration::from_millis(2500)).await;
-    assert!(saw_cancellation(&observed("cancel-1")), "the tool observed the cancellation: {:?}", observed("cancel-1"));
-    // Later requests are fine, including one reusing the cancelled id.
-    client.sync().await;
-    let result = client.result(5, "tools/call", call_params("add", json!({ "a": 5, "b": 5 }))).await;
-    assert_eq!(text(&result), "10");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_modern_call_gets_no_response() {
     let mut client = Client::new();
     let params =
@@ -423,29 +213,6 @@ async fn cancelling_an_unknown_id_is_ignored() {
     client.notify("notifications/cancelled", json!({ "requestId": 1 })).await;
     client.assert_quiet(Duration::from_millis(200)).await;
     client.sync().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_duplicate_in_flight_id_is_an_invalid_request() {
-    let mut client = Client::new();
-    client.initialize("2025-11-25").await;
-    let params = json!({ "name": "wait", "arguments": { "key": "dup", "ms": 400 }, "_meta": { "progressToken": "d" } });
-    client.request(9, "tools/call", params).await;
-    assert_eq!(client.recv().await["method"], "notifications/progress");
-    client.request(9, "tools/call", call_params("add", json!({ "a": 1, "b": 2 }))).await;
-    let error = expect_error(&mut client, json!(9), INVALID_REQUEST).await;
-    assert_error(&error, INVALID_REQUEST, "9");
-    // The first request is unaffected and still answered.
-    let response = client.recv().await;
-    assert_eq!(response["id"], 9);
-    assert_eq!(text(&response["result"]), "waited 400 ms");
-    assert_eq!(observed("dup"), ["finished"]);
-    // The same id, as a string, is a different id.
-    let params = json!({ "name": "wait", "arguments": { "key": "dup-2", "ms": 300 } });
-    client.request(10, "tools/call", params).await;
-    let result = client.result("10", "tools/call", call_params("add", json!({ "a": 1, "b": 2 }))).await;
-    assert_eq!(text(&result), "3");
-    assert_eq!(client.recv().await["id"], 10);
 }
 
 // ---------------------------------------------------------------------------
@@ -486,58 +253,16 @@ async fn at_eof_without_a_trailing_newline_the_last_message_is_served() {
 // Batches (2025-03-26 only)
 // ---------------------------------------------------------------------------
 
+/// Before `initialize` no version allows batches. (Over HTTP a legacy
+/// request needs the session `initialize` opens.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_batch_on_2025_03_26_gets_one_array_response_in_order() {
-    let mut client = Client::new();
-    client.initialize("2025-03-26").await;
-    let batch = json!([
-        { "jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": call_params("nap", json!({ "ms": 150, "n": 1 })) },
-        { "jsonrpc": "2.0", "id": "b", "method": "ping" },
-        { "jsonrpc": "2.0", "method": "notifications/initialized" },
-        { "jsonrpc": "2.0", "id": "c", "method": "tools/call", "params": call_params("add", json!({ "a": 2, "b": 2 })) },
-        { "jsonrpc": "2.0", "id": "d", "method": "tools/list" },
-        { "jsonrpc": "2.0", "id": "e", "method": "no/such" },
-        { "jsonrpc": "2.0", "id": "f", "method": "tools/call", "params": call_params("x", json!({})) }
-    ]);
-    client.send(batch).await;
-    let response = client.recv().await;
-    let items = response.as_array().unwrap_or_else(|| panic!("one array response: {response}"));
-    let ids: Vec<&str> = items.iter().map(|item| item["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["a", "b", "c", "d", "e", "f"], "notifications omitted, order kept");
-    assert_eq!(text(&items[0]["result"]), "1");
-    assert_eq!(items[1]["result"], json!({}));
-    assert_eq!(text(&items[2]["result"]), "4");
-    assert!(tool_names(&items[3]["result"]).contains(&"add"));
-    assert_eq!(items[4]["error"]["code"], METHOD_NOT_FOUND);
-    assert_eq!(items[5]["error"]["code"], INVALID_PARAMS);
-    // Only notifications: nothing comes back.
-    client.send(json!([{ "jsonrpc": "2.0", "method": "notifications/initialized" }])).await;
-    client.assert_quiet(Duration::from_millis(200)).await;
-    client.sync().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_batch_outside_2025_03_26_is_an_invalid_request() {
-    // Before initialize.
+async fn a_batch_before_initialize_is_an_invalid_request() {
     let mut client = Client::new();
     client.send(json!([{ "jsonrpc": "2.0", "id": 1, "method": "ping" }])).await;
     let error = expect_error(&mut client, Value::Null, INVALID_REQUEST).await;
     assert_error(&error, INVALID_REQUEST, "batch");
+    client.assert_quiet(Duration::from_millis(150)).await;
     client.sync().await;
-    // After negotiating any other version.
-    for version in [V2024, V2025_06, V2025_11] {
-        let mut client = Client::new();
-        client.initialize(version.as_str()).await;
-        client.send(json!([{ "jsonrpc": "2.0", "id": 1, "method": "ping" }, { "jsonrpc": "2.0", "id": 2, "method": "ping" }])).await;
-        let error = expect_error(&mut client, Value::Null, INVALID_REQUEST).await;
-        assert_error(&error, INVALID_REQUEST, "batch");
-        client.assert_quiet(Duration::from_millis(150)).await;
-        client.sync().await;
-    }
-    // A modern client cannot batch either.
-    let mut client = Client::new();
-    client.send(json!([{ "jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": modern(json!({})) }])).await;
-    expect_error(&mut client, Value::Null, INVALID_REQUEST).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -583,8 +308,11 @@ async fn initialize_inside_a_batch_is_an_error_for_that_element() {
 // list_changed
 // ---------------------------------------------------------------------------
 
+/// Between `initialize` and `notifications/initialized` nothing is announced
+/// (the behaviour client sends both at once; `behaviour::notifications` tests
+/// the announcements themselves).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn legacy_clients_hear_list_changed_after_initialized() {
+async fn list_changed_is_announced_only_after_initialized() {
     let served = toolbox();
     let mut client = Client::start(Server::new(served.clone()));
     client.result("init", "initialize", init_params("2025-06-18")).await;
@@ -596,42 +324,7 @@ async fn legacy_clients_hear_list_changed_after_initialized() {
     served.tools().try_add(later).unwrap();
     let note = client.recv().await;
     assert_eq!(note["method"], "notifications/tools/list_changed", "{note}");
-    assert!(note.pointer(&format!("/params/_meta/{}", SUBSCRIPTION_ID_KEY.replace('/', "~1"))).is_none(), "{note}");
-    let list = client.result(1, "tools/list", json!({})).await;
-    assert!(tool_names(&list).ends_with(&["late", "later"]), "{list}");
-    let result = client.result(2, "tools/call", call_params("later", json!({}))).await;
-    assert_eq!(text(&result), "later");
-    // Removing a tool is a change too.
-    assert!(served.tools().remove("late"));
-    assert_eq!(client.recv().await["method"], "notifications/tools/list_changed");
     client.assert_quiet(Duration::from_millis(200)).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn modern_listen_is_acknowledged_and_tags_list_changed() {
-    let served = toolbox();
-    let mut client = Client::start(Server::new(served.clone()));
-    let params = modern(json!({ "notifications": { "toolsListChanged": true, "promptsListChanged": true } }));
-    client.request("listen-1", "subscriptions/listen", params).await;
-    let ack = client.recv().await;
-    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged", "{ack}");
-    assert_eq!(ack["params"]["_meta"][SUBSCRIPTION_ID_KEY], "listen-1");
-    assert_eq!(ack["params"]["notifications"], json!({ "toolsListChanged": true }), "only what is honoured");
-    served.tools().try_add(late).unwrap();
-    let note = client.recv().await;
-    assert_eq!(note["method"], "notifications/tools/list_changed", "{note}");
-    assert_eq!(note["params"]["_meta"][SUBSCRIPTION_ID_KEY], "listen-1");
-    // The listen request stays open: no response; and no legacy announcement.
-    client.assert_quiet(QUIET).await;
-    // A listen without toolsListChanged hears nothing.
-    client.request(2, "subscriptions/listen", modern(json!({ "notifications": {} }))).await;
-    let ack = client.recv().await;
-    assert_eq!(ack["params"]["_meta"][SUBSCRIPTION_ID_KEY], 2);
-    assert_eq!(ack["params"]["notifications"], json!({}));
-    served.tools().try_add(later).unwrap();
-    let note = client.recv().await;
-    assert_eq!(note["params"]["_meta"][SUBSCRIPTION_ID_KEY], "listen-1", "only listen-1 asked: {note}");
-    client.assert_quiet(QUIET).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{call, modern, sync, text};
+use super::{call, modern, sync, text, tool_names};
 use crate::common::client::{Client, Transport};
-use crate::common::{INVALID_REQUEST, METHOD_NOT_FOUND, V2025_03, V2025_06, V2025_11};
+use crate::common::{INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, V2024, V2025_03, V2025_06, V2025_11};
 
 over_both!(
     a_batch_is_answered_as_one_array_in_request_order,
@@ -34,12 +34,24 @@ async fn a_batch_is_answered_as_one_array_in_request_order(transport: Transport)
             {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "x", "progress": 1}},
             request(2, "tools/call", call("add", json!({"a": 20, "b": 22}))),
             request(3, "no/such/method", json!({})),
+            request(4, "ping", json!({})),
+            request(5, "tools/list", json!({})),
+            request(6, "tools/call", call("no_such_tool", json!({}))),
         ]))
         .await;
     let answer = client.recv().await;
-    assert_eq!(ids(&answer), [&json!(1), &json!(2), &json!(3)], "{transport}: request order: {answer}");
+    let expected = [&json!(1), &json!(2), &json!(3), &json!(4), &json!(5), &json!(6)];
+    assert_eq!(ids(&answer), expected, "{transport}: request order, the notification not answered: {answer}");
+    assert_eq!(text(&answer[0]["result"]), "1", "{transport}");
     assert_eq!(text(&answer[1]["result"]), "42", "{transport}");
     assert_eq!(answer[2]["error"]["code"], METHOD_NOT_FOUND, "{transport}");
+    assert_eq!(answer[3]["result"], json!({}), "{transport}");
+    assert!(tool_names(&answer[4]["result"]).contains(&"add"), "{transport}: {answer}");
+    assert_eq!(answer[5]["error"]["code"], INVALID_PARAMS, "{transport}");
+    // A batch of notifications only: nothing comes back.
+    client.send_raw(json!([{"jsonrpc": "2.0", "method": "notifications/initialized"}])).await;
+    client.assert_quiet(Duration::from_millis(200)).await;
+    sync(&mut client).await;
 }
 
 async fn the_requests_of_a_batch_run_concurrently(transport: Transport) {
@@ -84,13 +96,17 @@ async fn a_duplicate_id_inside_a_batch_is_refused(transport: Transport) {
 }
 
 async fn a_batch_outside_2025_03_26_is_an_invalid_request(transport: Transport) {
-    for version in [V2025_06, V2025_11] {
+    for version in [V2024, V2025_06, V2025_11] {
         let mut client = Client::new(transport).await;
         client.initialize(version).await;
         client.send_raw(json!([request(1, "ping", json!({})), request(2, "ping", json!({}))])).await;
         let error = client.recv().await;
         assert_eq!(error["error"]["code"], INVALID_REQUEST, "{transport} {version}: {error}");
         assert_eq!(error["id"], Value::Null, "{transport} {version}: {error}");
+        let message = error["error"]["message"].as_str().unwrap();
+        assert!(message.contains("batch"), "{transport} {version}: {error}");
+        // Nor is any request in it answered.
+        client.assert_quiet(Duration::from_millis(150)).await;
         sync(&mut client).await;
     }
     // A modern client cannot batch either.

@@ -346,6 +346,11 @@ async fn an_unlimited_server_sends_everything_whole_and_offers_no_resources(tran
     let mut client = Client::start(transport, unbudgeted).await;
     let init = client.initialize(V2025_11).await;
     assert!(init["capabilities"].get("resources").is_none(), "{transport}: no result can be kept: {init}");
+    for capability in ["prompts", "completions"] {
+        assert!(init["capabilities"].get(capability).is_none(), "{transport}: no {capability}: {init}");
+    }
+    let list = client.result(1, "resources/list", json!({})).await;
+    assert_eq!(list["resources"], json!([]), "{transport}: listing nothing is not an error");
     let mut client = Client::start(transport, server().with_result_ttl(Duration::ZERO)).await;
     let init = client.initialize(V2025_11).await;
     assert!(init["capabilities"].get("resources").is_none(), "{transport}: none is kept: {init}");

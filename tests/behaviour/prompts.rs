@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::modern;
 use crate::common::client::{Client, Transport};
-use crate::common::{INTERNAL_ERROR, INVALID_PARAMS, V2025_03, V2025_06, V2025_11};
+use crate::common::{INTERNAL_ERROR, INVALID_PARAMS, LEGACY, V2024, V2025_06, V2025_11};
 
 over_both!(
     prompts_are_advertised_and_listed_per_version,
@@ -22,11 +22,16 @@ fn names(list: &Value) -> Vec<&str> {
 }
 
 async fn prompts_are_advertised_and_listed_per_version(transport: Transport) {
-    for version in [V2025_03, V2025_06, V2025_11] {
+    for version in LEGACY {
         let mut client = Client::new(transport).await;
         let init = client.initialize(version).await;
         assert_eq!(init["capabilities"]["prompts"], json!({"listChanged": true}), "{transport} {version}");
-        assert_eq!(init["capabilities"]["completions"], json!({}), "{transport} {version}");
+        if version == V2024 {
+            // A capability from 2025-03-26 on; 2024-11-05 clients just call it.
+            assert!(init["capabilities"].get("completions").is_none(), "{transport} {version}: {init}");
+        } else {
+            assert_eq!(init["capabilities"]["completions"], json!({}), "{transport} {version}");
+        }
         let list = client.result(1, "prompts/list", json!({})).await;
         assert_eq!(names(&list), ["review", "boom"], "{transport} {version}");
         let review = &list["prompts"][0];
@@ -35,6 +40,12 @@ async fn prompts_are_advertised_and_listed_per_version(transport: Transport) {
         assert_eq!(review["arguments"][0]["required"], true, "{transport} {version}: {review}");
         assert_eq!(review["arguments"][1]["required"], false, "{transport} {version}: {review}");
         assert_eq!(review.get("title").is_some(), version >= V2025_06, "{transport} {version}: {review}");
+        let got = client.result(2, "prompts/get", json!({"name": "review", "arguments": {"path": "x"}})).await;
+        assert_eq!(got["messages"][1]["role"], "assistant", "{transport} {version}: {got}");
+        let complete =
+            json!({"ref": {"type": "ref/prompt", "name": "review"}, "argument": {"name": "path", "value": "R"}});
+        let done = client.result(3, "completion/complete", complete).await;
+        assert_eq!(done["completion"]["values"], json!(["README.md"]), "{transport} {version}: {done}");
     }
 }
 

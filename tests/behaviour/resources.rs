@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::{modern, sync};
 use crate::common::client::{Client, Transport};
-use crate::common::{INTERNAL_ERROR, INVALID_PARAMS, V2025_03, V2025_06, V2025_11};
+use crate::common::{INTERNAL_ERROR, INVALID_PARAMS, LEGACY, V2025_06, V2025_11};
 
 over_both!(
     resources_are_advertised_and_listed_per_version,
@@ -25,7 +25,7 @@ fn uris(list: &Value, key: &str, field: &str) -> Vec<String> {
 }
 
 async fn resources_are_advertised_and_listed_per_version(transport: Transport) {
-    for version in [V2025_03, V2025_06, V2025_11] {
+    for version in LEGACY {
         let mut client = Client::new(transport).await;
         let init = client.initialize(version).await;
         assert_eq!(init["capabilities"]["resources"], json!({"subscribe": true, "listChanged": true}), "{transport}");
@@ -39,6 +39,14 @@ async fn resources_are_advertised_and_listed_per_version(transport: Transport) {
         } else {
             assert!(notes.get("title").is_none(), "{transport} {version}: {notes}");
         }
+        let templates = client.result(2, "resources/templates/list", json!({})).await;
+        assert_eq!(
+            uris(&templates, "resourceTemplates", "uriTemplate"),
+            ["users://{id}/profile"],
+            "{transport} {version}"
+        );
+        let read = client.result(3, "resources/read", json!({"uri": "users://grace/profile"})).await;
+        assert_eq!(read["contents"][0]["text"], r#"{"id":"grace"}"#, "{transport} {version}: {read}");
     }
 }
 

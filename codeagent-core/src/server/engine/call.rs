@@ -54,7 +54,9 @@ impl Engine {
         if let Some(tool) = self.toolbox.tools().find(&name)
             && let Some(error) = self.missing_capability(peer, era, &params, tool.spec())
         {
-            return refused(peer, &id, &slot, &with_error_artifact(error));
+            // 2026-07-28 defines this error's `data` whole: no artifact there.
+            let error = if era.is_modern() { error } else { with_error_artifact(error) };
+            return refused(peer, &id, &slot, &error);
         }
         let arguments = params.remove("arguments");
         let subject =

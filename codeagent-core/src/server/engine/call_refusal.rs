@@ -3,7 +3,10 @@
 //! lacks, its questions cannot be asked, it timed out) is a JSON-RPC error,
 //! as the protocol says; its `data` carries, under `_meta`, the same error
 //! artifact a tool returning `ToolError` with that message has, so a host
-//! shows every failed call the same way.
+//! shows every failed call the same way. The one exception is where the
+//! official schema closes `data`: 2026-07-28's
+//! `MissingRequiredClientCapabilityError` (-32021) holds only
+//! `requiredCapabilities`.
 
 use serde_json::{Map, Value};
 
