@@ -96,7 +96,7 @@ BAD_CALLS = [
     ("sets", {"numbers": [1, 1], "words": ["a"] * 9}),
     ("draw", {"shape": {"kind": "triangle"}}),
     ("meet", {"at": "2024-01-01 10:00:00Z", "daily": "8:30", "id": "x", "host": "localhost", "who": "("}),
-    # The offset that was sliced inside its character (tests/constraints.rs).
+    # The offset that was sliced inside its character (tests/library/constraints.rs).
     ("meet", {"at": "2024-01-01T10:00:00+0\u00e900", "daily": "10:00:00+02\u00e90"}),
     ("order", {"order": {"region": "west", "lines": []}}),
     ("add", [1, 2]),

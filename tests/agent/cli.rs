@@ -2,7 +2,7 @@
 //! streamed and not (stdout: one JSON line per tool result, equal to what
 //! `--call` prints, then the answer), and the one-line errors.
 //! (`examples/agent_loop.rs`, a host rendering the events, is run by
-//! `tests/examples.rs` with the other examples.)
+//! `tests/programs/examples.rs` with the other examples.)
 //!
 //! The binaries are the examples built next to this test: `cargo build
 //! --examples --features agent` first when running `--test agent` alone.

@@ -6,7 +6,7 @@
 //! The client ([`common::client::Client`]) speaks either transport and
 //! validates everything it receives against the official schema of its era.
 //! Transport-specific behaviour (stdio framing, HTTP sessions, headers and
-//! status codes) is tested in the `stdio_*` and `http_*` files.
+//! status codes) is tested in `tests/stdio/` and `tests/http/`.
 
 #[path = "../common/mod.rs"]
 mod common;

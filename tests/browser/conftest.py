@@ -1,6 +1,6 @@
 """Shared fixtures of the browser tests.
 
-`cargo test --test browser -- --include-ignored` (tests/browser.rs) starts the
+`cargo test --test programs browser -- --include-ignored` (tests/programs/browser.rs) starts the
 servers and runs these tests with:
 
 - CODEAGENT_GALLERY_URL: the gallery example serving `--http ADDR --ui`;
@@ -61,7 +61,7 @@ TRAP = """
 def setting(name):
     value = os.environ.get(name)
     if not value:
-        raise RuntimeError(f"{name} is not set: run these tests with `cargo test --test browser -- --include-ignored`")
+        raise RuntimeError(f"{name} is not set: run these tests with `cargo test --test programs browser -- --include-ignored`")
     return value
 
 

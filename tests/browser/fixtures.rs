@@ -1,4 +1,4 @@
-//! The fixture server of the browser tests (a module of `tests/browser.rs`):
+//! The fixture server of the browser tests (a module of `tests/programs/browser.rs`):
 //! tools whose every string argument lands in a field of a rich artifact, so
 //! the host page's forms can push an XSS corpus through every field of every
 //! kind; a tool taking every kind of input schema; and the cases the

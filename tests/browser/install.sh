@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the browser tests (tests/browser.rs, tests/browser/*.py) need:
+# Installs what the browser tests (tests/programs/browser.rs, tests/browser/*.py) need:
 #   - Debian's `chromium` package, when /usr/bin/chromium is missing (apt-get; needs root);
 #   - Playwright for Python and pytest (pinned in tests/browser/requirements.txt) into ./.venv;
 #     Playwright drives the Debian browser: no browser is downloaded;

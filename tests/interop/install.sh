@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real MCP client SDKs that the interop tests (tests/interop.rs) drive:
+# Installs the real MCP client SDKs that the interop tests (tests/programs/interop.rs) drive:
 #   - the Python `mcp` package (pinned in tests/interop/python/requirements.txt) into ./.venv
 #   - `@modelcontextprotocol/sdk` and `@modelcontextprotocol/client` (pinned in
 #     tests/interop/ts/package.json + package-lock.json) into tests/interop/ts/node_modules

@@ -1,7 +1,7 @@
 """Validates codeagent's tool definitions for LLM APIs with the providers' own SDK types.
 
 Usage: check_definitions.py FOLDER, where FOLDER holds PROVIDER.{lenient,strict}.json files as
-tests/providers.rs writes them. Every tool is validated with the SDK's request type through
+tests/library/providers.rs writes them. Every tool is validated with the SDK's request type through
 pydantic, unknown keys are rejected (against the TypedDict's annotations or the model's fields),
 and the OpenAI strict files are checked node by node against the Structured Outputs rules.
 Exits non-zero, listing every problem, when anything is off.

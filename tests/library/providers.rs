@@ -4,7 +4,7 @@
 //! ignored by default — every definition validated against the providers' own
 //! SDK request types by `tests/providers/check_definitions.py`.
 
-#[path = "providers/checker.rs"]
+#[path = "../providers/checker.rs"]
 mod checker;
 
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 //! story with two processes, Redis and nginx): consecutive requests of one
 //! client land on different instances, as behind a round-robin balancer.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,7 +3,7 @@
 //! reach nothing but its own origin, refused to foreign hosts, and absent
 //! unless asked for. What it does in a browser is tested in `tests/browser`.
 
-mod common;
+use crate::common;
 
 use codeagent::server::http::HttpOptions;
 use hyper::{Method, StatusCode};

@@ -18,12 +18,11 @@
 //! to a scratch folder, or to `CODEAGENT_SCREENSHOTS` (relative to the
 //! repository) when set: `CODEAGENT_SCREENSHOTS=docs/screenshots`.
 //!
-//! `cargo test --test browser` does not build the gallery example: run
+//! `cargo test --test programs browser` does not build the gallery example: run
 //! `cargo build --example gallery` first.
 
-#[path = "child/mod.rs"]
-mod child;
-#[path = "browser/fixtures.rs"]
+use crate::child;
+#[path = "../browser/fixtures.rs"]
 mod fixtures;
 
 use std::io::Write;
@@ -43,7 +42,7 @@ const TIMEOUT: Duration = Duration::from_secs(300);
 
 const INSTALL_HINT: &str = "run `bash tests/browser/install.sh` (it installs the Debian `chromium` package when \
      missing, Playwright into .venv from PyPI and the test host's npm packages), then \
-     `cargo build --example gallery && cargo test --test browser -- --include-ignored`";
+     `cargo build --example gallery && cargo test --test programs browser -- --include-ignored`";
 
 fn loud(message: &str) {
     let _ = writeln!(std::io::stderr(), "{message}");

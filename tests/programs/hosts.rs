@@ -13,11 +13,10 @@
 //! runs): the hosts and Node 22 in `tests/hosts/node_modules`, pytest in
 //! `.venv`. The test is `#[ignore]`d, so `cargo test --workspace` leaves it
 //! out; `-- --include-ignored` runs it, and then a missing prerequisite is a
-//! failure naming it, never a pass. `cargo test --test hosts` does not build
+//! failure naming it, never a pass. `cargo test --test programs hosts` does not build
 //! the gallery example: run `cargo build --example gallery` first.
 
-#[path = "child/mod.rs"]
-mod child;
+use crate::child;
 
 use std::io::Write;
 
@@ -31,7 +30,7 @@ const TIMEOUT: Duration = Duration::from_secs(900);
 
 const INSTALL_HINT: &str = "run `bash tests/hosts/install.sh` (it installs Claude Code, Codex CLI, Gemini CLI and Node \
      22 from npm into tests/hosts/node_modules, and pytest into .venv), then `cargo build --example gallery && \
-     cargo test --test hosts -- --include-ignored`";
+     cargo test --test programs hosts -- --include-ignored`";
 
 /// What is missing for the host tests, one line each.
 fn missing_prerequisites() -> Vec<String> {

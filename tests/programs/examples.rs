@@ -11,15 +11,14 @@
 //! `cargo test`, which builds them; with `--features agent` when this test is,
 //! which adds `agent_loop`).
 
-mod common;
+use crate::common;
 
 #[allow(dead_code, reason = "the examples use part of the helpers for outside programs")]
-#[path = "child/mod.rs"]
-mod child;
+use crate::child;
 
 #[cfg(feature = "agent")]
 #[allow(dead_code, unreachable_pub, reason = "the agent tests' scripted provider, of which this uses a part")]
-#[path = "agent/mock.rs"]
+#[path = "../agent/mock.rs"]
 mod mock;
 
 use std::net::SocketAddr;

@@ -1,7 +1,7 @@
 //! Streamable HTTP: Host/Origin checks, bearer auth, limits, timeouts and
 //! parse errors, and the gallery binary served with `--http` (`common::http`).
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! messages travel. What they say, the same over every transport, is tested
 //! in `tests/behaviour`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

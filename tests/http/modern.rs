@@ -3,7 +3,7 @@
 //! balancer (`common::http`). What a request answers, the same over every
 //! transport, is tested in `tests/behaviour`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

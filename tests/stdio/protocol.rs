@@ -3,7 +3,7 @@
 //! pipes standing in for stdio (`common::stdio`). What the server does the
 //! same over every transport is in `tests/behaviour`.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::time::Duration;

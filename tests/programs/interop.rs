@@ -15,11 +15,10 @@
 //! runs them, and then a missing client is a failure naming what is missing,
 //! never a pass.
 //!
-//! `cargo test` builds the gallery example; `cargo test --test interop` alone
+//! `cargo test` builds the gallery example; `cargo test --test programs interop` alone
 //! does not, so run `cargo build --example gallery` first in that case.
 
-#[path = "child/mod.rs"]
-mod child;
+use crate::child;
 
 use std::io::Write;
 

@@ -4,7 +4,7 @@
 //! transport (unknown tools, cursors, versions, removed methods) are in
 //! `tests/behaviour`.
 
-mod common;
+use crate::common;
 
 use codeagent::Server;
 use codeagent::server::{LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY};
