@@ -30,6 +30,12 @@ impl Client {
         let (input, server_input) = tokio::io::duplex(64 * 1024);
         let (server_output, output) = tokio::io::duplex(1024 * 1024);
         let serving = tokio::spawn(async move { server.serve(server_input, server_output).await });
+        Client::over(input, output, serving)
+    }
+
+    /// A client writing to `input` and reading `output`, whose server's end
+    /// is `serving`.
+    fn over(input: DuplexStream, output: DuplexStream, serving: JoinHandle<std::io::Result<()>>) -> Client {
         Client {
             input: Some(input),
             output: BufReader::new(output),
@@ -89,13 +95,7 @@ impl Client {
                 Err(std::io::Error::other(format!("the program ended with {status}")))
             }
         });
-        Client {
-            input: Some(input),
-            output: BufReader::new(output),
-            partial: Vec::new(),
-            serving: Some(serving),
-            checks: Checks::new(true),
-        }
+        Client::over(input, output, serving)
     }
 
     /// Writes `bytes` as they are (add the newline yourself).
