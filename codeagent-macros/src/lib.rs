@@ -1,14 +1,14 @@
 //! The `#[tool]`, `#[toolbox]`, `#[resource]` and `#[prompt]` attribute macros of codeagent.
 //!
 //! Use them through the `codeagent` crate. Every macro runs the same
-//! [`pipeline`], one module per stage:
+//! `pipeline`, one module per stage:
 //!
-//! 1. [`parse`] reads the attribute's arguments and the item into a typed
+//! 1. `parse` reads the attribute's arguments and the item into a typed
 //!    definition that keeps the original tokens for spans;
-//! 2. [`validate`] checks every rule (the signature rules all four share are
+//! 2. `validate` checks every rule (the signature rules all four share are
 //!    written once, in `validate::signature`), collecting the errors;
-//! 3. [`expand`] writes the tokens of a valid definition;
-//! 4. [`fallback`] emits the errors, each once, with the item as written
+//! 3. `expand` writes the tokens of a valid definition;
+//! 4. `fallback` emits the errors, each once, with the item as written
 //!    and stand-ins for what the expansion adds, so the user sees the real
 //!    problems rather than a cascade.
 //!

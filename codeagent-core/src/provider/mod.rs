@@ -92,7 +92,7 @@ impl FromStr for Provider {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Strictness {
     /// The schema as the tool publishes it (references inlined, as
-    /// [`client_compatible`](crate::toolbox::client_compatible) does); never
+    /// [`client_compatible`](crate::schema::client_compatible) does); never
     /// fails but for a name clash or a broken `$ref` (one naming nothing, a
     /// cycle of references, a chain of more than 32), which a toolbox refuses
     /// anyway.

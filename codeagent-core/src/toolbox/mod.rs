@@ -242,7 +242,7 @@ impl Toolbox {
     }
 
     /// Publishes schemas with schemars' own `format`s (`int32`, `uint8`,
-    /// `double`, ...) rather than only JSON Schema's ([`standard_formats`]:
+    /// `double`, ...) rather than only JSON Schema's ([`standard_formats`](crate::schema::standard_formats):
     /// narrow integer formats become bounds, the others are left out), for
     /// clients that read them.
     #[must_use]
