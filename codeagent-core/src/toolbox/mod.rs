@@ -46,7 +46,6 @@ pub(crate) use prompt::{IntoMessages, Prompt, PromptArgument, PromptError, Promp
 use prompts::Prompts;
 pub(crate) use resource::{IntoContents, Resource, ResourceError, ResourceRead, ResourceSpec};
 use resources::Resources;
-pub(crate) use schema::HeaderParam;
 pub(crate) use set::{SharedToolSet, ToolSet};
 pub(crate) use started::StartedCall;
 pub(crate) use tool::{Tool, ToolFuture, ToolSpec};

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::mcp::Method;
 use crate::server::jsonrpc::{HEADER_MISMATCH, RpcError};
-use crate::toolbox::HeaderParam;
+use crate::schema::HeaderParam;
 
 /// The value of header `name`: trimmed, with a `=?base64?...?=` value decoded.
 /// `Ok(None)` when absent; an error when it has invalid characters or base64.
@@ -104,7 +104,7 @@ mod tests {
     use serde_json::json;
 
     use super::{check, header_value};
-    use crate::toolbox::HeaderParam;
+    use crate::schema::HeaderParam;
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
         pairs.iter().map(|(name, value)| (name.parse().unwrap(), value.parse().unwrap())).collect()
