@@ -7,8 +7,8 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value};
 
 use crate::mcp::Method;
-use crate::server::jsonrpc::{HEADER_MISMATCH, RpcError};
 use crate::schema::HeaderParam;
+use crate::server::jsonrpc::{HEADER_MISMATCH, RpcError};
 
 /// The value of header `name`: trimmed, with a `=?base64?...?=` value decoded.
 /// `Ok(None)` when absent; an error when it has invalid characters or base64.
