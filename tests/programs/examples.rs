@@ -363,7 +363,9 @@ async fn asking_asks_for_the_roots_the_model_and_the_person() {
         client
             .request(1, "tools/call", json!({"name": "name_project", "arguments": {"purpose": "tracks sales"}}))
             .await;
-        answer(&mut client, "roots/list", json!({"roots": [{"uri": "file:///work/shop", "name": "shop"}]})).await;
+        // The root the client offers: this repository, as a `file://` URI.
+        let root = format!("file://{}", env!("CARGO_MANIFEST_DIR"));
+        answer(&mut client, "roots/list", json!({"roots": [{"uri": root, "name": "shop"}]})).await;
         let reply = json!({"role": "assistant", "content": {"type": "text", "text": "sales-tracker"}, "model": "m-1"});
         let sampling = answer(&mut client, "sampling/createMessage", reply).await;
         let prompt = sampling["params"]["messages"][0]["content"]["text"].as_str().unwrap();
@@ -372,12 +374,17 @@ async fn asking_asks_for_the_roots_the_model_and_the_person() {
         let elicitation = answer(&mut client, "elicitation/create", choice).await;
         assert_eq!(elicitation["params"]["message"], "Name the project in shop `sales-tracker` (suggested by m-1)?");
         let done = client.response(1).await;
-        assert_eq!(text(&done["result"]), "file:///work/shop is now `till`.");
+        assert_eq!(text(&done["result"]), format!("{root} is now `till`."));
 
         // A client that cannot sample is told so, in an error result.
         let mut client = stdio("asking", json!({"roots": {}})).await;
         client.request(1, "tools/call", json!({"name": "name_project", "arguments": {"purpose": "x"}})).await;
-        answer(&mut client, "roots/list", json!({"roots": [{"uri": "file:///a"}]})).await;
+        answer(
+            &mut client,
+            "roots/list",
+            json!({"roots": [{"uri": format!("file://{}", env!("CARGO_MANIFEST_DIR"))}]}),
+        )
+        .await;
         let refused = client.response(1).await;
         assert_eq!(refused["result"]["isError"], true);
         assert!(text(&refused["result"]).contains("sampling"), "{refused}");
