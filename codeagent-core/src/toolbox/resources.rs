@@ -11,6 +11,7 @@ use super::errors::{CompleteError, DuplicateResource, InvalidCursor};
 use super::listing::{CacheHint, Page, wire_page_of};
 use super::resource::{Resource, ResourceError, ResourceFuture, ResourceRead, ResourceSpec};
 use super::run::CatchPanic;
+use super::shelf::Snapshot;
 use super::{Context, Toolbox};
 use crate::mcp::{ProtocolVersion, ResourceContents};
 
@@ -75,15 +76,7 @@ impl<'a> Resources<'a> {
     /// awaiting it. A panic while reading is a read failure.
     pub fn start(self, uri: &str, context: Context) -> Result<ResourceFuture, ResourceError> {
         let resources = self.toolbox.registry.resources.snapshot();
-        let (resource, variables) = match resources.find(uri).filter(|resource| resource.spec().uri() == Some(uri)) {
-            Some(resource) => (resource, Default::default()),
-            None => resources
-                .items()
-                .iter()
-                .filter(|resource| resource.spec().uri_template().is_some())
-                .find_map(|resource| resource.spec().matches(uri).map(|variables| (resource, variables)))
-                .ok_or_else(|| ResourceError::NotFound(uri.to_owned()))?,
-        };
+        let (resource, variables) = locate(&resources, uri).ok_or_else(|| ResourceError::NotFound(uri.to_owned()))?;
         let read = ResourceRead::new(uri.to_owned(), variables, context);
         Ok(Box::pin(CatchPanic::new(resource.read(read), |message| {
             Err(ResourceError::failed(format!("The resource failed unexpectedly (it panicked: {message})")))
@@ -98,8 +91,7 @@ impl<'a> Resources<'a> {
     /// The caching hint of a read of `uri`: the resource's own, else the toolbox's.
     pub fn cache_hint(self, uri: &str) -> CacheHint {
         let resources = self.toolbox.registry.resources.snapshot();
-        let fixed = resources.find(uri).filter(|resource| resource.spec().uri() == Some(uri));
-        let found = fixed.or_else(|| resources.items().iter().find(|resource| resource.spec().matches(uri).is_some()));
+        let found = locate(&resources, uri).map(|(resource, _)| resource);
         found.and_then(|resource| resource.spec().cache_hint()).unwrap_or(self.toolbox.config.cache)
     }
 
@@ -160,4 +152,20 @@ impl<'a> Resources<'a> {
         let config = &self.toolbox.config;
         wire_page_of(version, key, &wire, cursor, config.page_size, config.cache)
     }
+}
+
+/// A template's variables as a URI fills them.
+type Variables = BTreeMap<String, String>;
+
+/// The resource that serves `uri`: the one with that fixed URI, else the
+/// first template that matches it, with the template's variables.
+fn locate<'s>(resources: &'s Snapshot<dyn Resource>, uri: &str) -> Option<(&'s Arc<dyn Resource>, Variables)> {
+    if let Some(fixed) = resources.find(uri).filter(|resource| resource.spec().uri() == Some(uri)) {
+        return Some((fixed, BTreeMap::new()));
+    }
+    resources
+        .items()
+        .iter()
+        .filter(|resource| resource.spec().uri_template().is_some())
+        .find_map(|resource| resource.spec().matches(uri).map(|variables| (resource, variables)))
 }
