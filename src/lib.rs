@@ -18,6 +18,10 @@ pub use codeagent_macros::{prompt, resource, tool, toolbox};
 /// The agent side: a model calls the toolbox's tools in a loop (feature `agent`).
 #[cfg(feature = "agent")]
 pub use codeagent_core::agent;
+/// The client side: use other MCP servers' tools, and mount them into a
+/// toolbox (feature `client`, which `cli` turns on).
+#[cfg(feature = "client")]
+pub use codeagent_core::client;
 
 /// The guide: a chapter per subject, each example in it compiled and run by
 /// `cargo test --doc`.

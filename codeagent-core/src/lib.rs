@@ -14,7 +14,9 @@
 //! __private        what the macros' expansions call (not a public API)  → toolbox, output, result, mcp
 //! server           the MCP engine, and the CLI (`--agent` drives the agent)   (may use everything below)
 //! agent            the agent loop and the model clients (feature `agent`)
-//!                  → provider, toolbox, result, output, mcp
+//!                  → provider, toolbox, result, output, mcp, net
+//! client           an MCP client of other servers, and mounting them into a
+//!                  Toolbox (feature `client`)                   → toolbox, result, mcp, net
 //! provider         tool definitions for LLM APIs (OpenAI, Anthropic, Gemini), from a
 //!                  Toolbox; the CLI's `--list --format` prints them → toolbox, mcp
 //! toolbox          the tool runtime                             (may use everything below)
@@ -30,6 +32,8 @@
 //!   artifact       Artifact v1                                  (nothing)
 //!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
 //!   random         the one source of randomness, failing closed (nothing; private)
+//!   net            the outgoing HTTP stack: hyper, rustls, webpki roots (agent, client;
+//!                  nothing; private)
 //!   schema_ref     the one `$ref` walk of JSON Schemas: resolve, follow, inline
 //!                  (nothing; private)
 //! ```
@@ -50,9 +54,13 @@ pub mod access;
 #[cfg(feature = "agent")]
 pub mod agent;
 pub mod artifact;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod display;
 mod finite_json;
 pub mod mcp;
+#[cfg(any(feature = "agent", feature = "client"))]
+mod net;
 pub mod output;
 #[cfg(feature = "provider")]
 pub mod provider;
@@ -136,7 +144,7 @@ pub mod ask {
 /// arguments a client mirrors into HTTP headers.
 pub mod schema {
     pub use crate::toolbox::formats::standard_formats;
-    pub use crate::toolbox::schema::{HeaderParam, client_compatible, resolve_ref};
+    pub use crate::toolbox::schema::{HeaderParam, client_compatible, header_params, resolve_ref};
 }
 
 /// What the `#[tool]` macro's expansion refers to. Not a public API: it

@@ -2,19 +2,16 @@
 //! rustls with its ring provider and the webpki roots; `http://` too, for
 //! local servers (Ollama, vLLM, llama.cpp) and tests.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::{Request, Response};
-use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
 
 use super::error::AgentError;
 use super::retry::RetryPolicy;
+use crate::net::{HttpClient, describe, http_client};
 
 /// The largest non-streamed answer read: 64 MiB.
 const BODY_LIMIT: usize = 64 * 1024 * 1024;
@@ -25,33 +22,15 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(600);
 /// How much of an error body goes into the error message.
 const ERROR_BODY_CHARS: usize = 2000;
 
-type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
-
 /// A pooled HTTP/1.1 client for `https://` and `http://` URLs.
 #[derive(Clone)]
 pub(super) struct Http {
-    client: Client<Connector, Full<Bytes>>,
+    client: HttpClient,
 }
 
 impl Http {
     pub(super) fn new() -> Self {
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
-        let tls = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .expect("ring supports rustls's default protocol versions")
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        let mut tcp = HttpConnector::new();
-        tcp.enforce_http(false);
-        tcp.set_connect_timeout(Some(CONNECT_TIMEOUT));
-        tcp.set_nodelay(true);
-        let connector = hyper_rustls::HttpsConnectorBuilder::new()
-            .with_tls_config(tls)
-            .https_or_http()
-            .enable_http1()
-            .wrap_connector(tcp);
-        Http { client: Client::builder(TokioExecutor::new()).build(connector) }
+        Http { client: http_client(CONNECT_TIMEOUT) }
     }
 
     /// Posts `body` (JSON) to `url` with `headers`, retrying 429 and 5xx as
@@ -110,18 +89,6 @@ pub(super) async fn read(response: Response<Incoming>) -> Result<Bytes, AgentErr
 
 fn unreachable(url: &str, reason: String, source: Option<Box<dyn std::error::Error + Send + Sync>>) -> AgentError {
     AgentError::Unreachable { url: url.to_owned(), reason, source }
-}
-
-/// An error with its causes, `a: b: c`.
-fn describe(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// The message of an error body: its `error.message` (or `message`) when it

@@ -73,7 +73,7 @@ pub struct HeaderParam {
 /// The `x-mcp-header` annotations of an input schema that the spec allows:
 /// on properties reached through `properties` only, whose value is a token
 /// (RFC 9110), unique regardless of case. Others are ignored.
-pub(crate) fn header_params(schema: &Value) -> Vec<HeaderParam> {
+pub fn header_params(schema: &Value) -> Vec<HeaderParam> {
     fn walk(schema: &Value, path: &mut Vec<String>, found: &mut Vec<HeaderParam>) {
         let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
         for (name, property) in properties {

@@ -1,0 +1,229 @@
+//! How a client is made: its transport, protocol, handlers and limits.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::process::Command;
+use tokio::sync::mpsc;
+
+use super::handshake::{Protocol, handshake};
+use super::http::Http;
+use super::lines::Lines;
+use super::session::{Session, Settings};
+use super::wire::{Inbound, Wire};
+use super::{Client, ClientError, Handlers};
+
+/// How long a request waits for its answer unless told otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+/// How many 2026-07-28 `input_required` rounds a request answers at most.
+pub const DEFAULT_INPUT_ROUNDS: usize = 8;
+
+/// Makes a [`Client`]: set what differs from the defaults, then connect with
+/// [`stdio`](ClientBuilder::stdio), [`http`](ClientBuilder::http),
+/// [`stream`](ClientBuilder::stream) or [`connect`](ClientBuilder::connect).
+#[derive(Clone, Debug)]
+#[must_use = "a builder connects nothing until one of its transports is called"]
+pub struct ClientBuilder {
+    handlers: Handlers,
+    protocol: Protocol,
+    client_info: Value,
+    timeout: Duration,
+    input_rounds: usize,
+    headers: Vec<(String, String)>,
+    log_level: Option<String>,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder::new()
+    }
+}
+
+impl ClientBuilder {
+    /// The defaults: negotiate the version, no handlers, a timeout of
+    /// [`DEFAULT_TIMEOUT`], named `codeagent`.
+    pub fn new() -> ClientBuilder {
+        ClientBuilder {
+            handlers: Handlers::new(),
+            protocol: Protocol::Negotiate,
+            client_info: json!({ "name": "codeagent", "version": env!("CARGO_PKG_VERSION") }),
+            timeout: DEFAULT_TIMEOUT,
+            input_rounds: DEFAULT_INPUT_ROUNDS,
+            headers: Vec::new(),
+            log_level: None,
+        }
+    }
+
+    /// Answers the server's questions with `handlers` (and declares them).
+    pub fn handlers(mut self, handlers: Handlers) -> Self {
+        self.handlers = handlers;
+        self
+    }
+
+    /// Which protocol version to speak.
+    pub fn protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
+    /// The client's name and version, as the server is told.
+    pub fn client_info(mut self, name: &str, version: &str) -> Self {
+        self.client_info = json!({ "name": name, "version": version });
+        self
+    }
+
+    /// How long a request waits for its answer.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How many 2026-07-28 `input_required` rounds one request answers.
+    pub fn input_rounds(mut self, rounds: usize) -> Self {
+        self.input_rounds = rounds;
+        self
+    }
+
+    /// Sends header `name: value` with every HTTP request (a token, say).
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The least severe level of log messages wanted (2026-07-28: sent with
+    /// every request; legacy: `logging/setLevel` after the handshake).
+    pub fn log_level(mut self, level: impl Into<String>) -> Self {
+        self.log_level = Some(level.into());
+        self
+    }
+
+    /// Starts `command` and speaks to it over its stdin and stdout; its
+    /// stderr is kept ([`Client::stderr`]).
+    pub async fn stdio(self, command: Command) -> Result<Client, ClientError> {
+        let (inbox, inbound) = mpsc::unbounded_channel();
+        let wire = Lines::spawn(command, inbox)?;
+        self.finish(Box::new(wire), inbound).await
+    }
+
+    /// Speaks Streamable HTTP to the endpoint `url` (`http://` or `https://`).
+    pub async fn http(self, url: &str) -> Result<Client, ClientError> {
+        let (inbox, inbound) = mpsc::unbounded_channel();
+        let wire = Http::new(url, &self.headers, inbox)?;
+        self.finish(Box::new(wire), inbound).await
+    }
+
+    /// Speaks newline-delimited JSON over `reader` and `writer`: a server in
+    /// the same process ([`Server::serve`](crate::server::Server::serve) over
+    /// a `tokio::io::duplex`), a socket, a pipe.
+    pub async fn stream<R, W>(self, reader: R, writer: W) -> Result<Client, ClientError>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (inbox, inbound) = mpsc::unbounded_channel();
+        let wire = Lines::over(reader, writer, inbox);
+        self.finish(Box::new(wire), inbound).await
+    }
+
+    /// Connects to `target`: an `http://` or `https://` URL, else a command
+    /// line (words split on spaces; quotes group them).
+    pub async fn connect(self, target: &str) -> Result<Client, ClientError> {
+        let target = target.trim();
+        if target.starts_with("http://") || target.starts_with("https://") {
+            return self.http(target).await;
+        }
+        let words = split_command(target)?;
+        let Some((program, args)) = words.split_first() else {
+            return Err(ClientError::Invalid("the server's command line is empty".into()));
+        };
+        let mut command = Command::new(program);
+        command.args(args);
+        self.stdio(command).await
+    }
+
+    async fn finish(
+        self,
+        wire: Box<dyn Wire>,
+        inbound: mpsc::UnboundedReceiver<Inbound>,
+    ) -> Result<Client, ClientError> {
+        let settings = Settings {
+            client_info: self.client_info,
+            timeout: self.timeout,
+            input_rounds: self.input_rounds,
+            log_level: self.log_level.clone(),
+        };
+        let session = Session::start(wire, inbound, self.handlers, settings);
+        let negotiated = match handshake(&session, self.protocol).await {
+            Ok(negotiated) => negotiated,
+            Err(error) => {
+                session.shut();
+                return Err(error);
+            }
+        };
+        let _ = session.negotiated.set(negotiated);
+        let client = Client::from_session(session);
+        let has_logging = client.server_capabilities().get("logging").is_some();
+        if let (Some(level), false, true) = (&self.log_level, client.protocol_version().is_modern(), has_logging) {
+            client.set_log_level(level).await?;
+        }
+        Ok(client)
+    }
+}
+
+/// The words of a command line: split on whitespace, `'…'` and `"…"` keeping
+/// spaces, `\` escaping the next character outside single quotes.
+fn split_command(line: &str) -> Result<Vec<String>, ClientError> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(open), c) if c == open => quote = None,
+            (Some('"') | None, '\\') => {
+                word.extend(chars.next());
+                in_word = true;
+            }
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if let Some(open) = quote {
+        return Err(ClientError::Invalid(format!("the command line `{line}` has an unclosed {open}")));
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_command;
+
+    #[test]
+    fn command_lines_split_like_a_shell() {
+        assert_eq!(split_command("npx -y pkg").unwrap(), ["npx", "-y", "pkg"]);
+        assert_eq!(
+            split_command(r#"python -c 'print(1 + 2)' "a b" c\ d"#).unwrap(),
+            ["python", "-c", "print(1 + 2)", "a b", "c d"]
+        );
+        assert_eq!(split_command("  ").unwrap(), Vec::<String>::new());
+        assert!(split_command("echo 'open").is_err());
+    }
+}

@@ -1,0 +1,268 @@
+//! How a client answers the server's questions: elicitation (a form, or a
+//! URL to visit), sampling (a model's completion) and roots (the client's
+//! directories). The same handlers answer legacy server-to-client requests
+//! and the questions of a 2026-07-28 `input_required` round.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+/// The future a handler returns.
+pub type HandlerFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+type Elicit = Arc<dyn Fn(Elicitation) -> HandlerFuture<ElicitAnswer> + Send + Sync>;
+type Sample = Arc<dyn Fn(Sampling) -> HandlerFuture<Result<Value, String>> + Send + Sync>;
+type Roots = Arc<dyn Fn() -> HandlerFuture<Vec<Root>> + Send + Sync>;
+
+/// A question for the person at the client: `elicitation/create`.
+#[derive(Clone, Debug)]
+pub struct Elicitation {
+    params: Map<String, Value>,
+}
+
+impl Elicitation {
+    /// The question the server asks.
+    pub fn message(&self) -> &str {
+        self.params.get("message").and_then(Value::as_str).unwrap_or_default()
+    }
+
+    /// The schema of the form (form mode), if any.
+    pub fn requested_schema(&self) -> Option<&Value> {
+        self.params.get("requestedSchema")
+    }
+
+    /// The URL to visit (URL mode), if any.
+    pub fn url(&self) -> Option<&str> {
+        self.params.get("url").and_then(Value::as_str)
+    }
+
+    /// The request's parameters as the server sent them.
+    pub fn params(&self) -> &Map<String, Value> {
+        &self.params
+    }
+
+    /// The `default` of each property of the form that has one: what a
+    /// client shows pre-filled, and what [`ElicitAnswer::accept_defaults`] sends.
+    pub fn defaults(&self) -> Map<String, Value> {
+        let properties = self.requested_schema().and_then(|schema| schema.get("properties")).and_then(Value::as_object);
+        properties
+            .into_iter()
+            .flatten()
+            .filter_map(|(name, property)| Some((name.clone(), property.get("default")?.clone())))
+            .collect()
+    }
+}
+
+/// The person's answer to an [`Elicitation`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum ElicitAnswer {
+    /// The form filled in (empty for a URL visited).
+    Accept(Map<String, Value>),
+    /// The person said no.
+    Decline,
+    /// The person dismissed the question.
+    Cancel,
+}
+
+impl ElicitAnswer {
+    /// Accepts `elicitation` with the defaults of its form.
+    pub fn accept_defaults(elicitation: &Elicitation) -> ElicitAnswer {
+        ElicitAnswer::Accept(elicitation.defaults())
+    }
+
+    /// The answer as an `ElicitResult`.
+    pub(crate) fn to_wire(&self) -> Value {
+        match self {
+            ElicitAnswer::Accept(content) => json!({ "action": "accept", "content": content }),
+            ElicitAnswer::Decline => json!({ "action": "decline" }),
+            ElicitAnswer::Cancel => json!({ "action": "cancel" }),
+        }
+    }
+}
+
+/// A request for a model's completion: `sampling/createMessage`.
+#[derive(Clone, Debug)]
+pub struct Sampling {
+    params: Map<String, Value>,
+}
+
+impl Sampling {
+    /// The conversation to complete, as the server sent it.
+    pub fn messages(&self) -> &[Value] {
+        self.params.get("messages").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    }
+
+    /// The request's parameters as the server sent them.
+    pub fn params(&self) -> &Map<String, Value> {
+        &self.params
+    }
+
+    /// The text of the last message's text content, if it has any.
+    pub fn last_text(&self) -> Option<&str> {
+        let content = &self.messages().last()?["content"];
+        let block = match content {
+            Value::Array(blocks) => blocks.iter().find(|block| block["type"] == "text")?,
+            block => block,
+        };
+        block["text"].as_str()
+    }
+
+    /// A `CreateMessageResult` of `text` from `model`, ending its turn.
+    pub fn text_answer(model: &str, text: &str) -> Value {
+        json!({
+            "role": "assistant",
+            "content": { "type": "text", "text": text },
+            "model": model,
+            "stopReason": "endTurn",
+        })
+    }
+}
+
+/// A directory or file the client offers the server (`roots/list`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Root {
+    /// A `file://` URI.
+    pub uri: String,
+    /// A name to show, if any.
+    pub name: Option<String>,
+}
+
+impl Root {
+    /// The root at `uri`.
+    pub fn new(uri: impl Into<String>) -> Root {
+        Root { uri: uri.into(), name: None }
+    }
+
+    /// Names the root.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Root {
+        self.name = Some(name.into());
+        self
+    }
+
+    fn to_wire(&self) -> Value {
+        let mut root = json!({ "uri": self.uri });
+        if let Some(name) = &self.name {
+            root["name"] = Value::from(name.as_str());
+        }
+        root
+    }
+}
+
+/// The handlers a client answers the server's questions with. Each one it
+/// has is declared as a client capability; a question without a handler is
+/// refused (legacy: a `-32601` error; 2026-07-28: the call fails with
+/// [`ClientError::Unanswerable`](super::ClientError::Unanswerable)).
+///
+/// ```
+/// use codeagent_core::client::{ElicitAnswer, Handlers, Root, Sampling};
+///
+/// let handlers = Handlers::new()
+///     .on_elicitation(|question| async move { ElicitAnswer::accept_defaults(&question) })
+///     .on_sampling(|request| async move {
+///         Ok(Sampling::text_answer("echo", request.last_text().unwrap_or_default()))
+///     })
+///     .with_roots(vec![Root::new("file:///tmp/project")]);
+/// assert_eq!(handlers.capabilities()["roots"]["listChanged"], false);
+/// ```
+#[derive(Clone, Default)]
+pub struct Handlers {
+    elicit: Option<Elicit>,
+    sample: Option<Sample>,
+    roots: Option<Roots>,
+}
+
+impl std::fmt::Debug for Handlers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Handlers")
+            .field("elicitation", &self.elicit.is_some())
+            .field("sampling", &self.sample.is_some())
+            .field("roots", &self.roots.is_some())
+            .finish()
+    }
+}
+
+impl Handlers {
+    /// No handlers: the client declares no capabilities.
+    pub fn new() -> Handlers {
+        Handlers::default()
+    }
+
+    /// Answers `elicitation/create` with `handler`.
+    #[must_use]
+    pub fn on_elicitation<F, Fut>(mut self, handler: F) -> Handlers
+    where
+        F: Fn(Elicitation) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ElicitAnswer> + Send + 'static,
+    {
+        self.elicit = Some(Arc::new(move |question| Box::pin(handler(question))));
+        self
+    }
+
+    /// Answers `sampling/createMessage` with `handler`: a `CreateMessageResult`,
+    /// or why the client refuses.
+    #[must_use]
+    pub fn on_sampling<F, Fut>(mut self, handler: F) -> Handlers
+    where
+        F: Fn(Sampling) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, String>> + Send + 'static,
+    {
+        self.sample = Some(Arc::new(move |request| Box::pin(handler(request))));
+        self
+    }
+
+    /// Answers `roots/list` with `handler`.
+    #[must_use]
+    pub fn on_roots<F, Fut>(mut self, handler: F) -> Handlers
+    where
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Vec<Root>> + Send + 'static,
+    {
+        self.roots = Some(Arc::new(move || Box::pin(handler())));
+        self
+    }
+
+    /// Answers `roots/list` with `roots`, always.
+    #[must_use]
+    pub fn with_roots(self, roots: Vec<Root>) -> Handlers {
+        self.on_roots(move || std::future::ready(roots.clone()))
+    }
+
+    /// The client capabilities these handlers make.
+    pub fn capabilities(&self) -> Value {
+        let mut capabilities = Map::new();
+        if self.elicit.is_some() {
+            capabilities.insert("elicitation".into(), json!({ "form": {}, "url": {} }));
+        }
+        if self.sample.is_some() {
+            capabilities.insert("sampling".into(), json!({}));
+        }
+        if self.roots.is_some() {
+            capabilities.insert("roots".into(), json!({ "listChanged": false }));
+        }
+        Value::Object(capabilities)
+    }
+
+    /// Answers the question `method` with `params`: its result, or `None`
+    /// without a handler for it; `Err` when the handler refuses.
+    pub(crate) async fn answer(&self, method: &str, params: Map<String, Value>) -> Option<Result<Value, String>> {
+        match method {
+            "elicitation/create" => {
+                let handler = self.elicit.as_ref()?;
+                Some(Ok(handler(Elicitation { params }).await.to_wire()))
+            }
+            "sampling/createMessage" => {
+                let handler = self.sample.as_ref()?;
+                Some(handler(Sampling { params }).await)
+            }
+            "roots/list" => {
+                let handler = self.roots.as_ref()?;
+                let roots: Vec<Value> = handler().await.iter().map(Root::to_wire).collect();
+                Some(Ok(json!({ "roots": roots })))
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! The Streamable HTTP transport: each request a POST whose answer is JSON or
+//! an event stream (resumed with `Last-Event-ID` when it breaks off before
+//! the response); the legacy session's id on every request after
+//! `initialize`; the version headers of each era; the legacy GET stream of
+//! server-initiated messages.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::StreamExt;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
+use hyper::{Method as HttpMethod, Request, Response, StatusCode, Uri};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::{AbortHandle, JoinHandle};
+
+use super::ClientError;
+use super::wire::{Inbound, Outgoing, Wire};
+use crate::mcp::ProtocolVersion;
+use crate::net::{HAS_TLS, HttpClient, describe, http_client};
+
+/// The largest answer read: 64 MiB.
+const BODY_LIMIT: usize = 64 * 1024 * 1024;
+/// How long to wait for a connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long to wait before resuming a stream when the server gave no `retry`.
+const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+/// How many times a broken response stream is resumed.
+const RESUMPTIONS: usize = 5;
+/// The session header of the legacy era.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Streamable HTTP to one endpoint.
+pub(crate) struct Http {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    url: String,
+    uri: Uri,
+    client: HttpClient,
+    headers: Vec<(HeaderName, HeaderValue)>,
+    session: Mutex<Option<HeaderValue>>,
+    inbox: mpsc::UnboundedSender<Inbound>,
+    exchanges: Mutex<HashMap<u64, AbortHandle>>,
+    events: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Http {
+    /// A transport to `url`, sending `headers` with every request.
+    pub(crate) fn new(
+        url: &str,
+        headers: &[(String, String)],
+        inbox: mpsc::UnboundedSender<Inbound>,
+    ) -> Result<Http, ClientError> {
+        let bad = |reason: String| ClientError::BadUrl { url: url.to_owned(), reason };
+        let uri: Uri = url.parse().map_err(|error| bad(format!("{error}")))?;
+        match uri.scheme_str() {
+            Some("http") => {}
+            Some("https") if HAS_TLS => {}
+            Some("https") => return Err(bad("`https://` needs codeagent's `tls` feature".into())),
+            _ => return Err(bad("the scheme must be http or https".into())),
+        }
+        let headers = headers
+            .iter()
+            .map(|(name, value)| {
+                let name =
+                    HeaderName::try_from(name.as_str()).map_err(|_| bad(format!("`{name}` is not a header name")))?;
+                let value = HeaderValue::try_from(value.as_str())
+                    .map_err(|_| bad(format!("the value of `{name}` is not valid")))?;
+                Ok((name, value))
+            })
+            .collect::<Result<_, ClientError>>()?;
+        let shared = Shared {
+            url: url.to_owned(),
+            uri,
+            client: http_client(CONNECT_TIMEOUT),
+            headers,
+            session: Mutex::new(None),
+            inbox,
+            exchanges: Mutex::new(HashMap::new()),
+            events: Mutex::new(None),
+        };
+        Ok(Http { shared: Arc::new(shared) })
+    }
+}
+
+impl Wire for Http {
+    fn send(&self, outgoing: Outgoing) -> Result<(), ClientError> {
+        let shared = Arc::clone(&self.shared);
+        let id = outgoing.id;
+        let task = tokio::spawn(async move {
+            let id = outgoing.id;
+            shared.exchange(outgoing).await;
+            if let Some(id) = id {
+                shared.exchanges.lock().unwrap_or_else(PoisonError::into_inner).remove(&id);
+            }
+        });
+        if let Some(id) = id {
+            self.shared.exchanges.lock().unwrap_or_else(PoisonError::into_inner).insert(id, task.abort_handle());
+        }
+        Ok(())
+    }
+
+    fn abandon(&self, id: u64) {
+        if let Some(task) = self.shared.exchanges.lock().unwrap_or_else(PoisonError::into_inner).remove(&id) {
+            task.abort();
+        }
+    }
+
+    fn open_events(&self, version: ProtocolVersion) -> Result<bool, ClientError> {
+        let mut events = self.shared.events.lock().unwrap_or_else(PoisonError::into_inner);
+        if events.as_ref().is_some_and(|task| !task.is_finished()) {
+            return Ok(true);
+        }
+        let shared = Arc::clone(&self.shared);
+        *events = Some(tokio::spawn(async move { shared.follow_events(version).await }));
+        Ok(true)
+    }
+
+    fn close(&self) {
+        for (_, task) in self.shared.exchanges.lock().unwrap_or_else(PoisonError::into_inner).drain() {
+            task.abort();
+        }
+        if let Some(task) = self.shared.events.lock().unwrap_or_else(PoisonError::into_inner).take() {
+            task.abort();
+        }
+        let session = self.shared.session.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let (Some(session), Ok(runtime)) = (session, tokio::runtime::Handle::try_current()) {
+            let shared = Arc::clone(&self.shared);
+            runtime.spawn(async move {
+                let request = Request::delete(shared.uri.clone()).header(SESSION_HEADER, session);
+                if let Ok(request) = request.body(Full::new(Bytes::new())) {
+                    let _ = tokio::time::timeout(Duration::from_secs(5), shared.client.request(request)).await;
+                }
+            });
+        }
+    }
+}
+
+impl Drop for Http {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// The method of a message and the name its `Mcp-Name` header carries.
+fn method_and_name(message: &Value) -> (Option<&str>, Option<&str>) {
+    let method = message["method"].as_str();
+    let name = match method {
+        Some("tools/call" | "prompts/get") => message["params"]["name"].as_str(),
+        Some("resources/read") => message["params"]["uri"].as_str(),
+        _ => None,
+    };
+    (method, name)
+}
+
+/// Whether `message` answers request `id`.
+fn answers(message: &Value, id: u64) -> bool {
+    message.get("method").is_none() && message.get("id").and_then(Value::as_u64) == Some(id)
+}
+
+impl Shared {
+    fn send_inbound(&self, inbound: Inbound) {
+        let _ = self.inbox.send(inbound);
+    }
+
+    /// Fails request `id` (if it is one) with `error`; reports it otherwise.
+    fn fail(&self, id: Option<u64>, error: ClientError) {
+        match id {
+            Some(id) => self.send_inbound(Inbound::Failed { id, error }),
+            None => self.send_inbound(Inbound::Problem(error.to_string())),
+        }
+    }
+
+    fn request(&self, method: HttpMethod, version: Option<ProtocolVersion>) -> hyper::http::request::Builder {
+        let mut request = Request::builder().method(method).uri(self.uri.clone());
+        for (name, value) in &self.headers {
+            request = request.header(name, value);
+        }
+        if let Some(session) = self.session.lock().unwrap_or_else(PoisonError::into_inner).clone() {
+            request = request.header(SESSION_HEADER, session);
+        }
+        if let Some(version) = version {
+            request = request.header("mcp-protocol-version", version.as_str());
+        }
+        request
+    }
+
+    async fn exchange(&self, outgoing: Outgoing) {
+        let id = outgoing.id;
+        let (method, name) = method_and_name(&outgoing.message);
+        let method_text = method.unwrap_or("a response").to_owned();
+        let mut request = self
+            .request(HttpMethod::POST, outgoing.version)
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream");
+        if outgoing.version.is_some_and(ProtocolVersion::is_modern) {
+            if let Some(method) = method {
+                request = request.header("mcp-method", method);
+            }
+            if let Some(name) = name {
+                request = request.header("mcp-name", header_text(name));
+            }
+        }
+        for (name, value) in &outgoing.headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let body = match serde_json::to_vec(&outgoing.message) {
+            Ok(body) => body,
+            Err(error) => return self.fail(id, ClientError::Invalid(error.to_string())),
+        };
+        let request = match request.body(Full::new(Bytes::from(body))) {
+            Ok(request) => request,
+            Err(error) => return self.fail(id, ClientError::Invalid(format!("a header is not valid: {error}"))),
+        };
+        let response = match self.client.request(request).await {
+            Ok(response) => response,
+            Err(error) => {
+                return self.fail(id, ClientError::Unreachable { url: self.url.clone(), reason: describe(&error) });
+            }
+        };
+        if let Some(session) = response.headers().get(SESSION_HEADER).filter(|_| method == Some("initialize")) {
+            *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(session.clone());
+        }
+        self.receive(response, id, &method_text, outgoing.version).await;
+    }
+
+    /// Reads the answer to a POST: JSON, an event stream, or nothing (202).
+    async fn receive(
+        &self,
+        response: Response<Incoming>,
+        id: Option<u64>,
+        method: &str,
+        version: Option<ProtocolVersion>,
+    ) {
+        let status = response.status();
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if status == StatusCode::ACCEPTED || status == StatusCode::NO_CONTENT {
+            if id.is_some() {
+                let error =
+                    ClientError::Malformed(format!("the server answered {method} with HTTP {status} and no response"));
+                self.fail(id, error);
+            }
+            return;
+        }
+        if content_type.starts_with("text/event-stream") && status.is_success() {
+            return self.read_stream(response, id, method, version).await;
+        }
+        let body = match Limited::new(response.into_body(), BODY_LIMIT).collect().await {
+            Ok(body) => body.to_bytes(),
+            Err(error) => {
+                let reason = format!("reading the answer to {method}: {}", describe(&*error));
+                return self.fail(id, ClientError::Unreachable { url: self.url.clone(), reason });
+            }
+        };
+        let json = serde_json::from_slice::<Value>(&body).ok();
+        // A JSON-RPC error in an error status is the answer itself.
+        let is_rpc = |message: &Value| {
+            message.get("jsonrpc").is_some() && (message.get("result").is_some() || message.get("error").is_some())
+        };
+        match json {
+            Some(Value::Array(batch)) if status.is_success() => {
+                for message in batch {
+                    self.send_inbound(Inbound::Message(message));
+                }
+            }
+            Some(message) if status.is_success() || is_rpc(&message) => {
+                let message = match (id, &message["id"]) {
+                    // An error answering no id (a refused request) belongs to this request.
+                    (Some(id), Value::Null) if message.get("error").is_some() => {
+                        let mut message = message;
+                        message["id"] = Value::from(id);
+                        message
+                    }
+                    _ => message,
+                };
+                self.send_inbound(Inbound::Message(message));
+            }
+            _ if status.is_success() => {
+                let error = ClientError::Malformed(format!(
+                    "the answer to {method} is neither JSON nor an event stream (content type `{content_type}`)"
+                ));
+                self.fail(id, error);
+            }
+            _ => {
+                let text = String::from_utf8_lossy(&body);
+                let body = text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(500).collect();
+                let error = ClientError::Http {
+                    url: self.url.clone(),
+                    method: method.to_owned(),
+                    status: status.as_u16(),
+                    body,
+                };
+                self.fail(id, error);
+            }
+        }
+    }
+
+    /// Reads an event stream until request `id` is answered, resuming it with
+    /// `Last-Event-ID` if it breaks off first.
+    async fn read_stream(
+        &self,
+        response: Response<Incoming>,
+        id: Option<u64>,
+        method: &str,
+        version: Option<ProtocolVersion>,
+    ) {
+        let mut response = response;
+        let mut last_event = None;
+        let mut retry = DEFAULT_RETRY;
+        for resumption in 0..=RESUMPTIONS {
+            let (answered, broke) = self.read_events(response, id, &mut last_event, &mut retry).await;
+            if answered || id.is_none() {
+                return;
+            }
+            let Some(event_id) = last_event.clone() else {
+                let reason = broke.unwrap_or_else(|| "the stream ended".into());
+                let reason = format!("the answer to {method} ended before its response: {reason}");
+                return self.fail(id, ClientError::Closed { reason });
+            };
+            if resumption == RESUMPTIONS {
+                break;
+            }
+            tokio::time::sleep(retry).await;
+            let request = self
+                .request(HttpMethod::GET, version)
+                .header(ACCEPT, "text/event-stream")
+                .header("last-event-id", event_id)
+                .body(Full::new(Bytes::new()));
+            let Ok(request) = request else { break };
+            response = match self.client.request(request).await {
+                Ok(response) if response.status().is_success() => response,
+                Ok(response) => {
+                    let reason = format!("resuming the answer to {method} got HTTP {}", response.status());
+                    return self.fail(id, ClientError::Closed { reason });
+                }
+                Err(error) => {
+                    return self.fail(id, ClientError::Unreachable { url: self.url.clone(), reason: describe(&error) });
+                }
+            };
+        }
+        let reason = format!("the answer to {method} broke off {RESUMPTIONS} times before its response");
+        self.fail(id, ClientError::Closed { reason });
+    }
+
+    /// Reads the events of one stream into the inbox: whether request `id`
+    /// was answered, and what broke the stream, if something did.
+    async fn read_events(
+        &self,
+        response: Response<Incoming>,
+        id: Option<u64>,
+        last_event: &mut Option<String>,
+        retry: &mut Duration,
+    ) -> (bool, Option<String>) {
+        use eventsource_stream::Eventsource;
+        let mut events = response.into_body().into_data_stream().eventsource();
+        while let Some(event) = events.next().await {
+            let event = match event {
+                Ok(event) => event,
+                Err(error) => return (false, Some(error.to_string())),
+            };
+            if !event.id.is_empty() {
+                *last_event = Some(event.id.clone());
+            }
+            if let Some(wait) = event.retry {
+                *retry = wait;
+            }
+            if event.data.trim().is_empty() {
+                continue;
+            }
+            let message = match serde_json::from_str::<Value>(&event.data) {
+                Ok(message) => message,
+                Err(error) => {
+                    let start: String = event.data.chars().take(120).collect();
+                    self.send_inbound(Inbound::Problem(format!("an event is not JSON ({error}): {start}")));
+                    continue;
+                }
+            };
+            let answered = id.is_some_and(|id| answers(&message, id));
+            self.send_inbound(Inbound::Message(message));
+            if answered {
+                return (true, None);
+            }
+        }
+        (false, None)
+    }
+
+    /// Follows the legacy GET stream of server-initiated messages, reopening
+    /// it when it ends, until the server refuses it or the client closes.
+    async fn follow_events(&self, version: ProtocolVersion) {
+        let mut last_event = None;
+        let mut retry = DEFAULT_RETRY;
+        loop {
+            let mut request = self.request(HttpMethod::GET, Some(version)).header(ACCEPT, "text/event-stream");
+            if let Some(event) = &last_event {
+                request = request.header("last-event-id", event as &str);
+            }
+            let Ok(request) = request.body(Full::new(Bytes::new())) else { return };
+            match self.client.request(request).await {
+                Ok(response) if response.status() == StatusCode::METHOD_NOT_ALLOWED => return,
+                Ok(response) if response.status().is_success() => {
+                    self.read_events(response, None, &mut last_event, &mut retry).await;
+                }
+                Ok(response) => {
+                    let problem = format!("the server refused its event stream with HTTP {}", response.status());
+                    return self.send_inbound(Inbound::Problem(problem));
+                }
+                Err(error) => {
+                    self.send_inbound(Inbound::Problem(format!("the event stream broke: {}", describe(&error))))
+                }
+            }
+            tokio::time::sleep(retry).await;
+        }
+    }
+}
+
+/// `text` as a header value: as it is when it is visible ASCII without
+/// surrounding spaces, else as `=?base64?…?=` (2026-07-28 Streamable HTTP).
+pub(crate) fn header_text(text: &str) -> String {
+    use base64::Engine as _;
+    let plain = text.bytes().all(|byte| byte == b' ' || byte.is_ascii_graphic())
+        && !text.starts_with(' ')
+        && !text.ends_with(' ');
+    if plain {
+        text.to_owned()
+    } else {
+        format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(text))
+    }
+}

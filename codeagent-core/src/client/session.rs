@@ -1,0 +1,458 @@
+//! One connection's state: the requests waiting for answers, the progress of
+//! calls, the server's questions and notifications, and the one task that
+//! reads everything the transport receives.
+//!
+//! A request registers a waiter under a fresh id before it is sent; the
+//! reader hands the answer to that waiter. A caller that stops waiting (its
+//! future dropped, or out of time) takes its waiter back and cancels the
+//! request on the server.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use super::ClientError;
+use super::events::{Progress, ServerEvent};
+use super::handlers::Handlers;
+use super::wire::{Inbound, Outgoing, Wire};
+use crate::mcp::ProtocolVersion;
+use crate::mcp::meta::{
+    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY,
+    SUBSCRIPTION_ID_KEY,
+};
+
+/// JSON-RPC: the method does not exist.
+const METHOD_NOT_FOUND: i64 = -32601;
+/// JSON-RPC: an internal error.
+const INTERNAL_ERROR: i64 = -32603;
+
+/// What a caller is told of one request's progress.
+pub(crate) type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What the handshake settled.
+#[derive(Clone, Debug)]
+pub(crate) struct Negotiated {
+    pub(crate) version: ProtocolVersion,
+    pub(crate) capabilities: Value,
+    pub(crate) server_info: Value,
+    pub(crate) instructions: Option<String>,
+}
+
+/// How a session behaves: set by the builder.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub(crate) client_info: Value,
+    pub(crate) timeout: Duration,
+    pub(crate) input_rounds: usize,
+    pub(crate) log_level: Option<String>,
+}
+
+/// How one request is sent.
+#[derive(Default)]
+pub(crate) struct RequestOptions {
+    /// In place of the session's timeout.
+    pub(crate) timeout: Option<Duration>,
+    /// Where progress goes; a progress token is sent when there is one.
+    pub(crate) progress: Option<ProgressSink>,
+    /// Headers of this request alone (HTTP).
+    pub(crate) headers: Vec<(String, String)>,
+    /// The era to send in, before the handshake settled one.
+    pub(crate) version: Option<ProtocolVersion>,
+    /// Told of the acknowledgement of this `subscriptions/listen` request.
+    pub(crate) subscription: Option<Arc<Mutex<Option<oneshot::Sender<Value>>>>>,
+}
+
+struct Waiter {
+    sender: oneshot::Sender<Result<Value, ClientError>>,
+    method: String,
+}
+
+/// One connection to a server.
+pub(crate) struct Session {
+    wire: Box<dyn Wire>,
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, Waiter>>,
+    /// Requests given up on, whose late answers are not a problem.
+    abandoned: Mutex<HashSet<u64>>,
+    progress: Mutex<HashMap<String, ProgressSink>>,
+    acknowledgements: Mutex<HashMap<u64, oneshot::Sender<Value>>>,
+    events: broadcast::Sender<ServerEvent>,
+    pub(crate) handlers: Handlers,
+    pub(crate) negotiated: OnceLock<Negotiated>,
+    pub(crate) settings: Settings,
+    closed: Mutex<Option<String>>,
+    problem: Mutex<Option<String>>,
+}
+
+impl Session {
+    /// A session over `wire`, reading what arrives in `inbox`.
+    pub(crate) fn start(
+        wire: Box<dyn Wire>,
+        inbox: mpsc::UnboundedReceiver<Inbound>,
+        handlers: Handlers,
+        settings: Settings,
+    ) -> Arc<Session> {
+        let session = Arc::new(Session {
+            wire,
+            next_id: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            abandoned: Mutex::new(HashSet::new()),
+            progress: Mutex::new(HashMap::new()),
+            acknowledgements: Mutex::new(HashMap::new()),
+            events: broadcast::channel(1024).0,
+            handlers,
+            negotiated: OnceLock::new(),
+            settings,
+            closed: Mutex::new(None),
+            problem: Mutex::new(None),
+        });
+        tokio::spawn(read_inbox(Arc::downgrade(&session), inbox));
+        session
+    }
+
+    /// The version the handshake settled, if it is done.
+    pub(crate) fn version(&self) -> Option<ProtocolVersion> {
+        self.negotiated.get().map(|negotiated| negotiated.version)
+    }
+
+    /// The events from now on.
+    pub(crate) fn subscribe_events(&self) -> broadcast::Receiver<ServerEvent> {
+        self.events.subscribe()
+    }
+
+    pub(crate) fn wire(&self) -> &dyn Wire {
+        &*self.wire
+    }
+
+    /// Why the connection is closed, if it is.
+    pub(crate) fn closed(&self) -> Option<String> {
+        lock(&self.closed).clone()
+    }
+
+    /// The `_meta` every 2026-07-28 request carries.
+    fn envelope(&self, params: &mut Map<String, Value>, version: ProtocolVersion) {
+        let meta = params.entry("_meta").or_insert_with(|| json!({}));
+        if !meta.is_object() {
+            *meta = json!({});
+        }
+        let Some(meta) = meta.as_object_mut() else { return };
+        meta.insert(PROTOCOL_VERSION_KEY.into(), Value::from(version.as_str()));
+        meta.insert(CLIENT_CAPABILITIES_KEY.into(), self.handlers.capabilities());
+        meta.insert(CLIENT_INFO_KEY.into(), self.settings.client_info.clone());
+        if let Some(level) = &self.settings.log_level {
+            meta.insert(LOG_LEVEL_KEY.into(), Value::from(level.as_str()));
+        }
+    }
+
+    /// Sends a notification.
+    pub(crate) fn notify(&self, method: &str, params: Map<String, Value>) -> Result<(), ClientError> {
+        let mut message = json!({ "jsonrpc": "2.0", "method": method });
+        if !params.is_empty() {
+            message["params"] = Value::Object(params);
+        }
+        self.wire.send(Outgoing::other(message, self.version()))
+    }
+
+    /// Sends request `method` and waits for its result; answers the server's
+    /// 2026-07-28 `input_required` rounds with the handlers, up to the limit.
+    pub(crate) async fn request(
+        self: &Arc<Self>,
+        method: &str,
+        params: Map<String, Value>,
+        options: RequestOptions,
+    ) -> Result<Value, ClientError> {
+        let mut params = params;
+        let mut rounds = 0;
+        loop {
+            let result = self.exchange(method, params.clone(), &options).await?;
+            let version = options.version.or(self.version());
+            if !version.is_some_and(ProtocolVersion::is_modern) {
+                return Ok(result);
+            }
+            match result.get("resultType").and_then(Value::as_str) {
+                None | Some("complete") => return Ok(result),
+                Some("input_required") => {}
+                Some(other) => {
+                    return Err(ClientError::Malformed(format!(
+                        "{method} answered with an unknown resultType `{other}`"
+                    )));
+                }
+            }
+            if rounds == self.settings.input_rounds {
+                return Err(ClientError::TooManyRounds { method: method.to_owned(), rounds });
+            }
+            rounds += 1;
+            let questions = match result.get("inputRequests") {
+                Some(Value::Object(questions)) => questions.clone(),
+                None => Map::new(),
+                Some(_) => return Err(ClientError::Malformed(format!("{method}: `inputRequests` is not an object"))),
+            };
+            let mut answers = Map::new();
+            for (key, question) in questions {
+                let asked = question.get("method").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let asked_params = question.get("params").and_then(Value::as_object).cloned().unwrap_or_default();
+                let answer = match self.handlers.answer(&asked, asked_params).await {
+                    None => return Err(ClientError::Unanswerable { method: asked }),
+                    Some(Err(reason)) => return Err(ClientError::Refused { method: asked, reason }),
+                    Some(Ok(answer)) => answer,
+                };
+                answers.insert(key, answer);
+            }
+            params.insert("inputResponses".into(), Value::Object(answers));
+            match result.get("requestState") {
+                Some(state) => params.insert("requestState".into(), state.clone()),
+                None => params.remove("requestState"),
+            };
+        }
+    }
+
+    /// One request and its answer, cancelled on the server if the caller
+    /// stops waiting.
+    async fn exchange(
+        self: &Arc<Self>,
+        method: &str,
+        mut params: Map<String, Value>,
+        options: &RequestOptions,
+    ) -> Result<Value, ClientError> {
+        if let Some(reason) = self.closed() {
+            return Err(ClientError::Closed { reason });
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let version = options.version.or(self.version());
+        let token = options.progress.as_ref().map(|sink| {
+            let token = format!("codeagent-{id}");
+            lock(&self.progress).insert(token.clone(), Arc::clone(sink));
+            token
+        });
+        if let Some(token) = &token {
+            let meta = params.entry("_meta").or_insert_with(|| json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(PROGRESS_TOKEN_KEY.into(), Value::from(token.as_str()));
+            }
+        }
+        if let Some(version) = version.filter(|version| version.is_modern()) {
+            self.envelope(&mut params, version);
+        }
+        let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        let (sender, receiver) = oneshot::channel();
+        lock(&self.pending).insert(id, Waiter { sender, method: method.to_owned() });
+        if let Some(acknowledged) = options.subscription.as_ref().and_then(|slot| lock(slot).take()) {
+            lock(&self.acknowledgements).insert(id, acknowledged);
+        }
+        let mut flight = InFlight { session: self, id, token, done: false };
+        let outgoing = Outgoing { message, id: Some(id), version, headers: options.headers.clone() };
+        if let Err(error) = self.wire.send(outgoing) {
+            flight.done = true;
+            flight.forget();
+            return Err(error);
+        }
+        let timeout = options.timeout.unwrap_or(self.settings.timeout);
+        let answer = tokio::time::timeout(timeout, receiver).await;
+        match answer {
+            Ok(Ok(answer)) => {
+                flight.done = true;
+                flight.forget();
+                answer
+            }
+            Ok(Err(_)) => {
+                flight.done = true;
+                flight.forget();
+                let reason = self.closed().unwrap_or_else(|| "the client stopped reading".into());
+                Err(ClientError::Closed { reason })
+            }
+            Err(_) => {
+                Err(ClientError::Timeout { method: method.to_owned(), timeout, problem: lock(&self.problem).clone() })
+            }
+        }
+    }
+
+    /// Cancels request `id` on the server.
+    fn cancel(&self, id: u64, reason: &str) {
+        lock(&self.abandoned).insert(id);
+        self.wire.abandon(id);
+        if self.closed().is_some() {
+            return;
+        }
+        let mut params = Map::new();
+        params.insert("requestId".into(), Value::from(id));
+        params.insert("reason".into(), Value::from(reason));
+        if let Some(version) = self.version().filter(|version| version.is_modern()) {
+            self.envelope(&mut params, version);
+        }
+        let _ = self.notify("notifications/cancelled", params);
+    }
+
+    fn problem(&self, problem: String) {
+        tracing::warn!("MCP server: {problem}");
+        *lock(&self.problem) = Some(problem);
+    }
+
+    /// Ends the session: every waiter is told why.
+    fn close_with(&self, reason: String) {
+        lock(&self.closed).get_or_insert(reason.clone());
+        let waiters: Vec<Waiter> = lock(&self.pending).drain().map(|(_, waiter)| waiter).collect();
+        for waiter in waiters {
+            let _ = waiter.sender.send(Err(ClientError::Closed { reason: reason.clone() }));
+        }
+        lock(&self.acknowledgements).clear();
+    }
+
+    /// Closes the connection.
+    pub(crate) fn shut(&self) {
+        self.close_with("the client closed the connection".into());
+        self.wire.close();
+    }
+
+    fn handle(self: &Arc<Self>, message: Value) {
+        let Value::Object(mut message) = message else {
+            return self.problem(format!("a message that is not a JSON object: {message}"));
+        };
+        let method = message.get("method").and_then(Value::as_str).map(str::to_owned);
+        let params = match message.remove("params") {
+            Some(Value::Object(params)) => params,
+            _ => Map::new(),
+        };
+        match (method, message.remove("id")) {
+            (Some(method), Some(id)) => self.answer_question(id, method, params),
+            (Some(method), None) => self.notification(&method, params),
+            (None, Some(id)) => self.response(&id, message),
+            (None, None) => self.problem("a message with neither a method nor an id".into()),
+        }
+    }
+
+    fn response(&self, id: &Value, message: Map<String, Value>) {
+        let Some(number) = id.as_u64() else {
+            if let Some(error) = message.get("error").filter(|_| id.is_null()) {
+                return self.problem(format!("an error answering no request: {error}"));
+            }
+            return self.problem(format!("a response to id {id}, which this client never sent"));
+        };
+        let Some(waiter) = lock(&self.pending).remove(&number) else {
+            if !lock(&self.abandoned).remove(&number) {
+                self.problem(format!("a response to id {number}, which this client is not waiting for"));
+            }
+            return;
+        };
+        let answer = match (message.get("result"), message.get("error")) {
+            (Some(result), None) => Ok(result.clone()),
+            (None, Some(error)) => Err(ClientError::Rpc {
+                method: waiter.method.clone(),
+                code: error.get("code").and_then(Value::as_i64).unwrap_or(INTERNAL_ERROR),
+                message: error.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                data: error.get("data").cloned().map(Box::new),
+            }),
+            _ => Err(ClientError::Malformed(format!(
+                "the response to {} (id {number}) has neither exactly a result nor an error",
+                waiter.method
+            ))),
+        };
+        let _ = waiter.sender.send(answer);
+    }
+
+    fn notification(&self, method: &str, params: Map<String, Value>) {
+        match method {
+            "notifications/progress" => {
+                let token = match params.get(PROGRESS_TOKEN_KEY) {
+                    Some(Value::String(token)) => token.clone(),
+                    Some(other) => other.to_string(),
+                    None => return self.problem("a progress notification without a progress token".into()),
+                };
+                let sink = lock(&self.progress).get(&token).cloned();
+                match (sink, Progress::from_params(&params)) {
+                    (Some(sink), Some(progress)) => sink(progress),
+                    (Some(_), None) => self.problem("a progress notification without a numeric `progress`".into()),
+                    (None, _) => {}
+                }
+            }
+            "notifications/cancelled" => {}
+            "notifications/subscriptions/acknowledged" => {
+                let id = params.get("_meta").and_then(|meta| meta.get(SUBSCRIPTION_ID_KEY)).and_then(Value::as_u64);
+                if let Some(sender) = id.and_then(|id| lock(&self.acknowledgements).remove(&id)) {
+                    let _ = sender.send(Value::Object(params));
+                }
+            }
+            _ => {
+                let _ = self.events.send(ServerEvent::from_notification(method, params));
+            }
+        }
+    }
+
+    /// Answers a request of the server's (legacy era) in a task of its own.
+    fn answer_question(self: &Arc<Self>, id: Value, method: String, params: Map<String, Value>) {
+        let session = Arc::clone(self);
+        tokio::spawn(async move {
+            let answer =
+                if method == "ping" { Some(Ok(json!({}))) } else { session.handlers.answer(&method, params).await };
+            let mut message = json!({ "jsonrpc": "2.0", "id": id });
+            match answer {
+                Some(Ok(result)) => message["result"] = result,
+                Some(Err(reason)) => message["error"] = json!({ "code": INTERNAL_ERROR, "message": reason }),
+                None => {
+                    message["error"] = json!({
+                        "code": METHOD_NOT_FOUND,
+                        "message": format!("Method not found: this client does not answer `{method}`"),
+                    });
+                }
+            }
+            if let Err(error) = session.wire.send(Outgoing::other(message, session.version())) {
+                tracing::debug!("the answer to the server's {method} was not sent: {error}");
+            }
+        });
+    }
+}
+
+/// A request on its way: dropped before its answer, it is cancelled.
+struct InFlight<'a> {
+    session: &'a Arc<Session>,
+    id: u64,
+    token: Option<String>,
+    done: bool,
+}
+
+impl InFlight<'_> {
+    fn forget(&self) {
+        lock(&self.session.pending).remove(&self.id);
+        if let Some(token) = &self.token {
+            lock(&self.session.progress).remove(token);
+        }
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        self.forget();
+        self.session.cancel(self.id, "the client stopped waiting for the answer");
+    }
+}
+
+/// Reads the inbox until the transport ends or the session is gone.
+async fn read_inbox(session: Weak<Session>, mut inbox: mpsc::UnboundedReceiver<Inbound>) {
+    while let Some(inbound) = inbox.recv().await {
+        let Some(session) = session.upgrade() else { return };
+        match inbound {
+            Inbound::Message(message) => session.handle(message),
+            Inbound::Failed { id, error } => match lock(&session.pending).remove(&id) {
+                Some(waiter) => {
+                    let _ = waiter.sender.send(Err(error));
+                }
+                None => tracing::debug!("request {id} failed after its caller stopped waiting: {error}"),
+            },
+            Inbound::Problem(problem) => session.problem(problem),
+            Inbound::Closed(reason) => return session.close_with(reason),
+        }
+    }
+    if let Some(session) = session.upgrade() {
+        session.close_with("the transport stopped".into());
+    }
+}

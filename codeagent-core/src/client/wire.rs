@@ -1,0 +1,63 @@
+//! What a transport does for the session: carry messages out, and put what
+//! arrives into the session's inbox.
+
+use serde_json::Value;
+
+use super::ClientError;
+use crate::mcp::ProtocolVersion;
+
+/// A message for the server.
+#[derive(Debug)]
+pub(crate) struct Outgoing {
+    /// The JSON-RPC message.
+    pub(crate) message: Value,
+    /// The id of a request (its answer, or its failure, comes back under it).
+    pub(crate) id: Option<u64>,
+    /// The version the connection speaks, once known (HTTP headers).
+    pub(crate) version: Option<ProtocolVersion>,
+    /// Headers of this request alone (HTTP): the `x-mcp-header` parameters of a tool call.
+    pub(crate) headers: Vec<(String, String)>,
+}
+
+impl Outgoing {
+    /// A message that is not a request.
+    pub(crate) fn other(message: Value, version: Option<ProtocolVersion>) -> Outgoing {
+        Outgoing { message, id: None, version, headers: Vec::new() }
+    }
+}
+
+/// What a transport puts in the session's inbox.
+#[derive(Debug)]
+pub(crate) enum Inbound {
+    /// A message from the server.
+    Message(Value),
+    /// The exchange of request `id` failed (HTTP): its caller gets `error`.
+    Failed { id: u64, error: ClientError },
+    /// Something arrived that is not a message (a line that is not JSON).
+    Problem(String),
+    /// The connection ended, for this reason.
+    Closed(String),
+}
+
+/// A transport: stdio lines or Streamable HTTP.
+pub(crate) trait Wire: Send + Sync + 'static {
+    /// Sends `outgoing`. Never waits: a request's answer comes through the inbox.
+    fn send(&self, outgoing: Outgoing) -> Result<(), ClientError>;
+
+    /// Stops request `id`'s own exchange, if it has one (HTTP: drops its
+    /// response stream). Its `notifications/cancelled` is sent separately.
+    fn abandon(&self, id: u64);
+
+    /// Opens the stream of server-initiated messages (legacy HTTP's GET),
+    /// where the transport has one; `Ok(false)` where it has none (stdio
+    /// carries them on the one stream).
+    fn open_events(&self, version: ProtocolVersion) -> Result<bool, ClientError>;
+
+    /// Closes the connection (legacy HTTP: ends the session).
+    fn close(&self);
+
+    /// The end of the server's standard error, for a process.
+    fn stderr(&self) -> Option<String> {
+        None
+    }
+}

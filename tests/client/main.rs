@@ -1,0 +1,8 @@
+//! The MCP client (`codeagent::client`) against servers: our own engine in
+//! process and over HTTP in every protocol version (`own`), and the
+//! reference servers no one here wrote (`reference`).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod own;
