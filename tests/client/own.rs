@@ -12,12 +12,12 @@ use tokio::net::TcpListener;
 
 use crate::common::tools::{all_tools, observed_until, saw_cancellation};
 
-fn server() -> Server {
+pub(crate) fn server() -> Server {
     Server::new(all_tools().tool(crate::common::tools::late)).with_name("own").with_version("1.0.0")
 }
 
 /// A client of `server` in process, in `protocol`.
-async fn in_process(server: Server, protocol: Protocol, handlers: Handlers) -> Client {
+pub(crate) async fn in_process(server: Server, protocol: Protocol, handlers: Handlers) -> Client {
     let (client_side, server_side) = tokio::io::duplex(1 << 20);
     let (server_read, server_write) = tokio::io::split(server_side);
     tokio::spawn(async move { server.serve(server_read, server_write).await });
@@ -26,7 +26,7 @@ async fn in_process(server: Server, protocol: Protocol, handlers: Handlers) -> C
 }
 
 /// A client of `server` over HTTP on a loopback port, in `protocol`.
-async fn over_http(server: Server, protocol: Protocol, handlers: Handlers) -> Client {
+pub(crate) async fn over_http(server: Server, protocol: Protocol, handlers: Handlers) -> Client {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { server.serve_http_on(listener, HttpOptions::new()).await });
@@ -95,7 +95,7 @@ async fn progress_arrives_and_dropping_a_call_cancels_it() {
     }
 }
 
-fn rand_suffix() -> u64 {
+pub(crate) fn rand_suffix() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)
@@ -115,7 +115,7 @@ async fn a_call_times_out_with_a_clear_error() {
 }
 
 /// A tool asking all three questions (the asking example's).
-mod asking {
+pub(crate) mod asking {
     use codeagent::ask::{Elicitation, Sampling};
     use codeagent::prelude::*;
     use schemars::JsonSchema;
@@ -129,7 +129,7 @@ mod asking {
 
     /// Ask roots, a model, and the person.
     #[tool]
-    pub async fn name_project(ctx: &Context) -> Result<String, ToolError> {
+    pub(crate) async fn name_project(ctx: &Context) -> Result<String, ToolError> {
         let roots = ctx.roots().await?;
         let root = roots.first().map(|root| root.uri.clone()).unwrap_or_default();
         let sampled = ctx.sample(Sampling::new(20).user("Suggest a name")).await?;

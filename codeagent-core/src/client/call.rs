@@ -11,6 +11,7 @@ use super::events::Progress;
 use super::session::RequestOptions;
 use super::{Client, ClientError};
 use crate::mcp::CallToolResult;
+use crate::mcp::meta::SERVER_INFO_KEY;
 use crate::result::ToolResult;
 
 /// A server's answer to `tools/call`.
@@ -37,7 +38,19 @@ impl CallOutput {
     /// The answer as a three-channel result: value for a model, artifact for
     /// a host, display (see [`ToolResult::from_mcp`]).
     pub fn result(&self) -> ToolResult {
-        ToolResult::from_mcp(&self.raw)
+        let mut raw = self.raw.clone();
+        if let Some(object) = raw.as_object_mut() {
+            // The 2026-07-28 envelope is the connection's, not the result's.
+            object.remove("resultType");
+            let meta = object.get_mut("_meta").and_then(Value::as_object_mut);
+            if let Some(meta) = meta {
+                meta.remove(SERVER_INFO_KEY);
+                if meta.is_empty() {
+                    object.remove("_meta");
+                }
+            }
+        }
+        ToolResult::from_mcp(&raw)
     }
 
     /// Whether the tool failed (`isError`).
@@ -129,6 +142,10 @@ impl<'a> IntoFuture for CallRequest<'a> {
                     )));
                 }
             };
+            if client.needs_listing(&name) {
+                // A tool not listed yet: its listing says which arguments are mirrored.
+                client.list_tools().await?;
+            }
             options.headers = client.parameter_headers(&name, &arguments);
             let mut params = Map::new();
             params.insert("name".into(), Value::from(name));

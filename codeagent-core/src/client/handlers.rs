@@ -5,9 +5,12 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value, json};
+
+use crate::toolbox::Context;
 
 /// The future a handler returns.
 pub type HandlerFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -172,6 +175,40 @@ pub struct Handlers {
     elicit: Option<Elicit>,
     sample: Option<Sample>,
     roots: Option<Roots>,
+    forward: Option<Arc<Callers>>,
+}
+
+/// The local calls of mounted tools running now: a mounted server's
+/// question goes to the caller of the latest.
+#[derive(Default)]
+pub(crate) struct Callers {
+    running: Mutex<Vec<(u64, Context)>>,
+    next: AtomicU64,
+}
+
+/// A call registered with [`Callers`], until dropped.
+pub(crate) struct Caller {
+    callers: Arc<Callers>,
+    id: u64,
+}
+
+impl Drop for Caller {
+    fn drop(&mut self) {
+        self.callers.running.lock().unwrap_or_else(PoisonError::into_inner).retain(|(id, _)| *id != self.id);
+    }
+}
+
+impl Callers {
+    /// Registers the call of `context` while the result lives.
+    pub(crate) fn enter(self: &Arc<Self>, context: Context) -> Caller {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        self.running.lock().unwrap_or_else(PoisonError::into_inner).push((id, context));
+        Caller { callers: Arc::clone(self), id }
+    }
+
+    fn latest(&self) -> Option<Context> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner).last().map(|(_, context)| context.clone())
+    }
 }
 
 impl std::fmt::Debug for Handlers {
@@ -180,6 +217,7 @@ impl std::fmt::Debug for Handlers {
             .field("elicitation", &self.elicit.is_some())
             .field("sampling", &self.sample.is_some())
             .field("roots", &self.roots.is_some())
+            .field("forward", &self.forward.is_some())
             .finish()
     }
 }
@@ -188,6 +226,21 @@ impl Handlers {
     /// No handlers: the client declares no capabilities.
     pub fn new() -> Handlers {
         Handlers::default()
+    }
+
+    /// Passes every question on to the caller of the tool it concerns, once
+    /// the client is mounted ([`Toolbox::mount`](crate::toolbox::Toolbox::mount)):
+    /// the person, model and roots at the local end answer the mounted
+    /// server. A question asked while no mounted tool runs is refused.
+    /// Declares elicitation, sampling and roots; the local client is asked
+    /// only what it declared itself.
+    pub fn forward() -> Handlers {
+        Handlers { forward: Some(Arc::new(Callers::default())), ..Handlers::default() }
+    }
+
+    /// The callers questions are passed on to, when [`forward`](Handlers::forward)ing.
+    pub(crate) fn callers(&self) -> Option<&Arc<Callers>> {
+        self.forward.as_ref()
     }
 
     /// Answers `elicitation/create` with `handler`.
@@ -233,13 +286,14 @@ impl Handlers {
     /// The client capabilities these handlers make.
     pub fn capabilities(&self) -> Value {
         let mut capabilities = Map::new();
-        if self.elicit.is_some() {
+        let forward = self.forward.is_some();
+        if self.elicit.is_some() || forward {
             capabilities.insert("elicitation".into(), json!({ "form": {}, "url": {} }));
         }
-        if self.sample.is_some() {
+        if self.sample.is_some() || forward {
             capabilities.insert("sampling".into(), json!({}));
         }
-        if self.roots.is_some() {
+        if self.roots.is_some() || forward {
             capabilities.insert("roots".into(), json!({ "listChanged": false }));
         }
         Value::Object(capabilities)
@@ -248,6 +302,15 @@ impl Handlers {
     /// Answers the question `method` with `params`: its result, or `None`
     /// without a handler for it; `Err` when the handler refuses.
     pub(crate) async fn answer(&self, method: &str, params: Map<String, Value>) -> Option<Result<Value, String>> {
+        if let Some(callers) = &self.forward {
+            if !matches!(method, "elicitation/create" | "sampling/createMessage" | "roots/list") {
+                return None;
+            }
+            let Some(caller) = callers.latest() else {
+                return Some(Err(format!("no call of a mounted tool is running to pass `{method}` on to")));
+            };
+            return Some(caller.forward_question(method, params).await.map_err(|error| error.to_string()));
+        }
         match method {
             "elicitation/create" => {
                 let handler = self.elicit.as_ref()?;

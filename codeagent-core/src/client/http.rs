@@ -122,6 +122,10 @@ impl Wire for Http {
         Ok(true)
     }
 
+    fn mirrors_arguments(&self) -> bool {
+        true
+    }
+
     fn close(&self) {
         for (_, task) in self.shared.exchanges.lock().unwrap_or_else(PoisonError::into_inner).drain() {
             task.abort();

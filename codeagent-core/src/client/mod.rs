@@ -37,6 +37,7 @@ mod handshake;
 mod http;
 mod lines;
 mod listen;
+mod mount;
 mod session;
 mod wire;
 
@@ -52,6 +53,7 @@ pub use events::{Progress, ServerEvent};
 pub use handlers::{ElicitAnswer, Elicitation, HandlerFuture, Handlers, Root, Sampling};
 pub use handshake::Protocol;
 pub use listen::{Listen, Listening};
+pub use mount::MountError;
 
 use crate::mcp::{ProtocolVersion, ToolDefinition};
 use crate::schema::{HeaderParam, header_params};
@@ -212,6 +214,14 @@ impl Client {
     /// set progress, a timeout or `_meta` first ([`CallRequest`]).
     pub fn call(&self, name: impl Into<String>, arguments: Value) -> CallRequest<'_> {
         CallRequest::new(self, name.into(), arguments)
+    }
+
+    /// Whether a call of `name` needs the tool's listing first: its
+    /// `x-mcp-header` arguments go into headers (2026-07-28 over HTTP).
+    pub(crate) fn needs_listing(&self, name: &str) -> bool {
+        self.protocol_version().is_modern()
+            && self.session().wire().mirrors_arguments()
+            && !self.inner.header_params.lock().unwrap_or_else(PoisonError::into_inner).contains_key(name)
     }
 
     /// The `Mcp-Param-*` headers of a call of `name` with `arguments`

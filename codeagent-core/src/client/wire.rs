@@ -56,6 +56,11 @@ pub(crate) trait Wire: Send + Sync + 'static {
     /// Closes the connection (legacy HTTP: ends the session).
     fn close(&self);
 
+    /// Whether 2026-07-28 tool calls mirror arguments into headers (HTTP).
+    fn mirrors_arguments(&self) -> bool {
+        false
+    }
+
     /// The end of the server's standard error, for a process.
     fn stderr(&self) -> Option<String> {
         None

@@ -71,6 +71,24 @@ impl ToolSpec {
         }
     }
 
+    /// A tool described by a definition made elsewhere: another server's,
+    /// served here by proxy ([`Toolbox::mount`](crate::toolbox::Toolbox::mount)).
+    /// Its arguments are not checked here (the tool's own server checks
+    /// them), and arguments its schema does not name are passed on.
+    pub fn from_definition(definition: ToolDefinition) -> Self {
+        ToolSpec {
+            checker: Ok(None),
+            header_params: header_params(&definition.input_schema),
+            definition,
+            origin: None,
+            allow_unknown_arguments: true,
+            ui: None,
+            required_capabilities: Vec::new(),
+            form_problems: Vec::new(),
+            result_budget: None,
+        }
+    }
+
     /// Sets the display title.
     #[must_use]
     pub fn with_title(mut self, title: impl Into<String>) -> Self {

@@ -15,7 +15,7 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, Page};
 
 const USAGE: &str = "\
-usage: SERVER [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--mount NAME=SERVER ...] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
@@ -41,6 +41,10 @@ usage: SERVER [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] | --li
                                --no-stream). Reads OPENAI_BASE_URL (with /v1) and OPENAI_API_KEY,
                                ANTHROPIC_BASE_URL (host root) and ANTHROPIC_API_KEY, GEMINI_BASE_URL
                                (with /v1beta) and GEMINI_API_KEY
+  --mount NAME=SERVER          before any of the above: serve another MCP server's tools, resources
+                               and prompts too, as NAME_tool, NAME+uri and NAME_prompt. SERVER is an
+                               http(s):// URL (Streamable HTTP) or a command line (stdio; quote it:
+                               --mount time='uvx mcp-server-time'). Repeatable
   --help                       show this help";
 
 /// What `--http` asked for.
@@ -153,6 +157,13 @@ fn parse(args: &[String]) -> Result<Command, String> {
 /// run that cannot start (a bad `--model`, a missing key); one stderr line each.
 pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
     install_logging();
+    let (mounts, args) = match split_mounts(args) {
+        Ok(split) => split,
+        Err(problem) => {
+            eprintln!("error: {problem}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
     let command = match parse(&args) {
         Ok(command) => command,
         Err(problem) => {
@@ -171,6 +182,12 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    for (name, target) in mounts {
+        if let Err(problem) = mount(&server, &name, &target).await {
+            eprintln!("error: --mount {name}: {problem}");
+            return ExitCode::from(2);
+        }
+    }
     match execute(server, command).await {
         Ok(code) => code,
         Err(error) => {
@@ -178,6 +195,34 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The `--mount NAME=SERVER` pairs of a command line: name and server.
+type Mounts = Vec<(String, String)>;
+
+/// The `--mount NAME=SERVER` pairs that lead the command line, and the rest.
+fn split_mounts(args: Vec<String>) -> Result<(Mounts, Vec<String>), String> {
+    let mut mounts = Vec::new();
+    let mut rest = args.into_iter().peekable();
+    while rest.peek().map(String::as_str) == Some("--mount") {
+        rest.next();
+        let pair = rest.next().ok_or("--mount needs NAME=SERVER, such as time='uvx mcp-server-time'")?;
+        let (name, target) = pair
+            .split_once('=')
+            .filter(|(name, target)| !name.is_empty() && !target.trim().is_empty())
+            .ok_or_else(|| format!("--mount `{pair}`: expected NAME=SERVER, such as docs=http://127.0.0.1:9000/mcp"))?;
+        mounts.push((name.to_owned(), target.to_owned()));
+    }
+    Ok((mounts, rest.collect()))
+}
+
+/// Connects to `target` and mounts it into the server's toolbox as `name`.
+async fn mount(server: &Server, name: &str, target: &str) -> Result<(), String> {
+    use crate::client::{Client, Handlers};
+    let client =
+        Client::builder().handlers(Handlers::forward()).connect(target).await.map_err(|error| error.to_string())?;
+    tracing::info!("mounted `{}` ({}) as {name}", client.server_name(), client.protocol_version());
+    server.toolbox().mount(name, client).await.map_err(|error| error.to_string())
 }
 
 /// Writes `text` and a newline to standard output; a closed pipe (`--list |
@@ -337,12 +382,27 @@ fn install_logging() {
 
 #[cfg(test)]
 mod tests {
-    use super::{Command, HttpCommand, parse};
+    use super::{Command, HttpCommand, parse, split_mounts};
     use crate::mcp::ProtocolVersion;
     use crate::provider::{Provider, Strictness};
 
     fn args(text: &[&str]) -> Vec<String> {
         text.iter().map(|arg| (*arg).to_owned()).collect()
+    }
+
+    #[test]
+    fn mounts_lead_the_command_line() {
+        let (mounts, rest) =
+            split_mounts(args(&["--mount", "time=uvx mcp-server-time", "--mount", "web=http://h/mcp", "--list"]))
+                .unwrap();
+        assert_eq!(
+            mounts,
+            [("time".to_owned(), "uvx mcp-server-time".to_owned()), ("web".to_owned(), "http://h/mcp".to_owned())]
+        );
+        assert_eq!(rest, ["--list"]);
+        assert!(split_mounts(args(&["--mount"])).unwrap_err().contains("needs NAME=SERVER"));
+        assert!(split_mounts(args(&["--mount", "time"])).unwrap_err().contains("expected NAME=SERVER"));
+        assert!(split_mounts(args(&["--mount", "=x"])).unwrap_err().contains("expected NAME=SERVER"));
     }
 
     #[test]

@@ -191,6 +191,22 @@ impl Context {
         self.unnamed().roots().await
     }
 
+    /// Passes on a question another server asked (`elicitation/create`,
+    /// `sampling/createMessage` or `roots/list`, with its params as asked) to
+    /// this call's client, and returns the client's result as it answered:
+    /// how a mounted server's questions reach the person at this end.
+    pub(crate) async fn forward_question(&self, method: &str, params: Map<String, Value>) -> Result<Value, AskError> {
+        let method = match method {
+            "elicitation/create" if params.get("mode").and_then(Value::as_str) == Some("url") => AskMethod::ElicitUrl,
+            "elicitation/create" => AskMethod::Elicit,
+            "sampling/createMessage" => AskMethod::Sample,
+            "roots/list" => AskMethod::Roots,
+            // The client side passes on these three only.
+            _ => return Err(AskError::Unsupported { method: "an unknown method", capability: "unknown" }),
+        };
+        self.unnamed().ask(method, Value::Object(params)).await
+    }
+
     fn unnamed(&self) -> Question<'_> {
         Question { context: self, key: None }
     }

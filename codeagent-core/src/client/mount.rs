@@ -1,0 +1,409 @@
+//! Mounting a server into a toolbox: its tools, resources and prompts served
+//! as the toolbox's own under a prefix, each use forwarded to the server
+//! (progress, cancellation and questions passed through), and the server's
+//! list changes followed.
+//!
+//! Names: the tool or prompt `name` of the server mounted as `docs` is
+//! `docs_name`; its resource `file:///a` is `docs+file:///a` (the prefix
+//! joins the URI's scheme, so the URI stays a URI and maps back exactly).
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::{Map, Value};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::{Client, ClientError, Listen, ServerEvent};
+use crate::mcp::meta::UI_META_KEY;
+use crate::mcp::{ContentBlock, ResourceContents, Role, ToolDefinition};
+use crate::prompts::{PromptArgument, PromptMessage, PromptSpec};
+use crate::resources::ResourceSpec;
+use crate::result::ToolResult;
+use crate::toolbox::{Tool, ToolCall, ToolFuture, ToolSpec, Toolbox};
+
+/// Why a server could not be mounted.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MountError {
+    /// The prefix cannot name tools and URI schemes.
+    #[error("the mount prefix `{0}` must start with an ASCII letter and hold only letters, digits and `-`")]
+    Prefix(String),
+    /// The server did not answer a listing.
+    #[error("mounting `{prefix}`: {source}")]
+    Client {
+        /// The mount's prefix.
+        prefix: String,
+        /// What failed.
+        source: ClientError,
+    },
+    /// A mounted name is taken in the toolbox.
+    #[error("mounting `{prefix}`: {what} is already in the toolbox")]
+    Taken {
+        /// The mount's prefix.
+        prefix: String,
+        /// The tool, resource or prompt taken.
+        what: String,
+    },
+}
+
+/// One mounted server.
+struct Mounted {
+    prefix: String,
+    client: Client,
+    toolbox: Toolbox,
+    tools: Mutex<BTreeSet<String>>,
+    resources: Mutex<BTreeSet<String>>,
+    prompts: Mutex<BTreeSet<String>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Toolbox {
+    /// Serves the tools, resources and prompts of the server behind
+    /// `client` as this toolbox's own, under `prefix`: tool `name` as
+    /// `prefix_name`, resource `scheme://…` as `prefix+scheme://…`, prompt
+    /// `name` as `prefix_name`. Calls are forwarded with their progress and
+    /// cancellation; the server's questions reach this toolbox's caller when
+    /// the client was built with [`Handlers::forward`](super::Handlers::forward).
+    /// The server's list changes are followed while the client lives.
+    ///
+    /// A mounted toolbox is served like any other, so a server on stdio can
+    /// be offered over HTTP and the reverse. A tool's MCP Apps view (its
+    /// `_meta.ui`) is not mounted.
+    ///
+    /// ```no_run
+    /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+    /// use codeagent_core::client::{Client, Handlers};
+    /// use codeagent_core::toolbox::Toolbox;
+    ///
+    /// let time = Client::builder().handlers(Handlers::forward()).connect("uvx mcp-server-time").await?;
+    /// let toolbox = Toolbox::new();
+    /// toolbox.mount("time", time).await?;
+    /// assert!(toolbox.tools().names().contains(&"time_get_current_time".to_owned()));
+    /// # Ok(()) }
+    /// ```
+    pub async fn mount(&self, prefix: &str, client: Client) -> Result<(), MountError> {
+        let valid = prefix.chars().next().is_some_and(|first| first.is_ascii_alphabetic())
+            && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        if !valid {
+            return Err(MountError::Prefix(prefix.to_owned()));
+        }
+        let mounted = Arc::new(Mounted {
+            prefix: prefix.to_owned(),
+            client,
+            toolbox: self.clone(),
+            tools: Mutex::new(BTreeSet::new()),
+            resources: Mutex::new(BTreeSet::new()),
+            prompts: Mutex::new(BTreeSet::new()),
+        });
+        // Follow changes from before the first listing, so none is missed.
+        let events = mounted.client.events();
+        let listening = match mounted.client.listen(Listen::lists()).await {
+            Ok(listening) => Some(listening),
+            Err(error) => {
+                tracing::debug!("`{prefix}` offers no change notifications: {error}");
+                None
+            }
+        };
+        mounted.sync_tools(true).await?;
+        mounted.sync_resources(true).await?;
+        mounted.sync_prompts(true).await?;
+        tokio::spawn(async move {
+            let _listening = listening;
+            mounted.follow(events).await;
+        });
+        Ok(())
+    }
+}
+
+impl Mounted {
+    fn failed(&self, source: ClientError) -> MountError {
+        MountError::Client { prefix: self.prefix.clone(), source }
+    }
+
+    fn has(&self, capability: &str) -> bool {
+        self.client.server_capabilities().get(capability).is_some_and(Value::is_object)
+    }
+
+    fn uri(&self, remote: &str) -> String {
+        format!("{}+{remote}", self.prefix)
+    }
+
+    fn remote_uri<'a>(&self, local: &'a str) -> Option<&'a str> {
+        local.strip_prefix(&self.prefix)?.strip_prefix('+')
+    }
+
+    async fn follow(self: Arc<Self>, mut events: tokio::sync::broadcast::Receiver<ServerEvent>) {
+        loop {
+            let outcome = match events.recv().await {
+                Ok(ServerEvent::ToolsChanged) => self.sync_tools(false).await,
+                Ok(ServerEvent::ResourcesChanged) => self.sync_resources(false).await,
+                Ok(ServerEvent::PromptsChanged) => self.sync_prompts(false).await,
+                Ok(ServerEvent::ResourceUpdated { uri }) => {
+                    self.toolbox.resources().notify_updated(&self.uri(&uri));
+                    Ok(())
+                }
+                Ok(_) => Ok(()),
+                Err(RecvError::Lagged(_)) => {
+                    async {
+                        self.sync_tools(false).await?;
+                        self.sync_resources(false).await?;
+                        self.sync_prompts(false).await
+                    }
+                    .await
+                }
+                Err(RecvError::Closed) => return,
+            };
+            if let Err(error) = outcome {
+                tracing::warn!("{error}");
+                if self.client.closed().is_some() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Replaces the mounted tools with the server's.
+    async fn sync_tools(self: &Arc<Self>, first: bool) -> Result<(), MountError> {
+        if !self.has("tools") && first {
+            return Ok(());
+        }
+        let listed = self.client.list_tools().await.map_err(|error| self.failed(error))?;
+        let tools = self.toolbox.tools();
+        let mut mounted = lock(&self.tools);
+        let mut now = BTreeSet::new();
+        for definition in listed {
+            let remote = definition.name.clone();
+            let local = local_definition(&self.prefix, definition);
+            let name = local.name.clone();
+            now.insert(name.clone());
+            if mounted.contains(&name) && tools.definition(&name).as_ref() == Some(&local) {
+                continue;
+            }
+            if mounted.contains(&name) {
+                tools.remove(&name);
+            }
+            let tool = RemoteTool { spec: ToolSpec::from_definition(local), remote, client: self.client.clone() };
+            match tools.try_add_shared(Arc::new(tool)) {
+                Ok(()) => {}
+                Err(_) if first => {
+                    return Err(MountError::Taken { prefix: self.prefix.clone(), what: format!("the tool `{name}`") });
+                }
+                Err(error) => {
+                    tracing::warn!("`{}`: the tool `{name}` is not mounted: {error}", self.prefix);
+                    now.remove(&name);
+                }
+            }
+        }
+        for gone in mounted.difference(&now) {
+            tools.remove(gone);
+        }
+        *mounted = now;
+        Ok(())
+    }
+
+    /// Replaces the mounted resources and templates with the server's.
+    async fn sync_resources(self: &Arc<Self>, first: bool) -> Result<(), MountError> {
+        if !self.has("resources") {
+            return Ok(());
+        }
+        let listed = self.client.list_resources().await.map_err(|error| self.failed(error))?;
+        let templates = self.client.list_resource_templates().await.unwrap_or_default();
+        let resources = self.toolbox.resources();
+        let mut mounted = lock(&self.resources);
+        for gone in mounted.iter() {
+            resources.remove(gone);
+        }
+        mounted.clear();
+        let entries =
+            listed.iter().map(|entry| (entry, "uri")).chain(templates.iter().map(|entry| (entry, "uriTemplate")));
+        for (entry, key) in entries {
+            let Some(remote) = entry.get(key).and_then(Value::as_str) else { continue };
+            let address = self.uri(remote);
+            let name = entry.get("name").and_then(Value::as_str).unwrap_or(remote);
+            let spec =
+                if key == "uri" { ResourceSpec::fixed(&address, name) } else { ResourceSpec::template(&address, name) };
+            let spec = match spec {
+                Ok(spec) => describe_resource(spec, entry),
+                Err(error) => {
+                    tracing::warn!("`{}`: the resource `{remote}` is not mounted: {error}", self.prefix);
+                    continue;
+                }
+            };
+            let this = Arc::clone(self);
+            let resource = spec.serve(move |read: crate::resources::ResourceRead| {
+                let this = Arc::clone(&this);
+                async move { this.read(read.uri()).await }
+            });
+            match resources.try_add(resource) {
+                Ok(()) => {
+                    mounted.insert(address);
+                }
+                Err(_) if first => {
+                    return Err(MountError::Taken {
+                        prefix: self.prefix.clone(),
+                        what: format!("the resource `{address}`"),
+                    });
+                }
+                Err(error) => tracing::warn!("`{}`: {error}", self.prefix),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the server's resource behind local URI `uri`.
+    async fn read(&self, uri: &str) -> Result<Vec<ResourceContents>, String> {
+        let remote =
+            self.remote_uri(uri).ok_or_else(|| format!("`{uri}` is not a URI of the mount `{}`", self.prefix))?;
+        let result = self.client.read_resource(remote).await.map_err(|error| error.to_string())?;
+        let contents = result.get("contents").and_then(Value::as_array).cloned().unwrap_or_default();
+        contents
+            .into_iter()
+            .map(|mut content| {
+                if let Some(inner) = content.get("uri").and_then(Value::as_str).map(|inner| self.uri(inner)) {
+                    content["uri"] = Value::from(inner);
+                }
+                serde_json::from_value(content)
+                    .map_err(|error| format!("the server sent contents that are not MCP: {error}"))
+            })
+            .collect()
+    }
+
+    /// Replaces the mounted prompts with the server's.
+    async fn sync_prompts(self: &Arc<Self>, first: bool) -> Result<(), MountError> {
+        if !self.has("prompts") {
+            return Ok(());
+        }
+        let listed = self.client.list_prompts().await.map_err(|error| self.failed(error))?;
+        let prompts = self.toolbox.prompts();
+        let mut mounted = lock(&self.prompts);
+        for gone in mounted.iter() {
+            prompts.remove(gone);
+        }
+        mounted.clear();
+        for entry in listed {
+            let Some(remote) = entry.get("name").and_then(Value::as_str).map(str::to_owned) else { continue };
+            let name = format!("{}_{remote}", self.prefix);
+            let mut spec = PromptSpec::new(&name);
+            if let Some(title) = entry.get("title").and_then(Value::as_str) {
+                spec = spec.with_title(title);
+            }
+            if let Some(description) = entry.get("description").and_then(Value::as_str) {
+                spec = spec.with_description(description);
+            }
+            for argument in entry.get("arguments").and_then(Value::as_array).into_iter().flatten() {
+                let Some(argument_name) = argument.get("name").and_then(Value::as_str) else { continue };
+                let mut declared = if argument.get("required").and_then(Value::as_bool) == Some(true) {
+                    PromptArgument::required(argument_name)
+                } else {
+                    PromptArgument::optional(argument_name)
+                };
+                if let Some(description) = argument.get("description").and_then(Value::as_str) {
+                    declared = declared.with_description(description);
+                }
+                spec = spec.with_argument(declared);
+            }
+            let client = self.client.clone();
+            let prompt = spec.serve(move |get: crate::prompts::PromptGet| {
+                let (client, remote) = (client.clone(), remote.clone());
+                let arguments: Map<String, Value> =
+                    get.arguments().iter().map(|(key, value)| (key.clone(), Value::from(value.as_str()))).collect();
+                async move { get_prompt(&client, &remote, arguments).await }
+            });
+            match prompts.try_add(prompt) {
+                Ok(()) => {
+                    mounted.insert(name);
+                }
+                Err(_) if first => {
+                    return Err(MountError::Taken {
+                        prefix: self.prefix.clone(),
+                        what: format!("the prompt `{name}`"),
+                    });
+                }
+                Err(error) => tracing::warn!("`{}`: {error}", self.prefix),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The server's prompt `remote` as messages.
+async fn get_prompt(
+    client: &Client,
+    remote: &str,
+    arguments: Map<String, Value>,
+) -> Result<Vec<PromptMessage>, String> {
+    let result = client.get_prompt(remote, arguments).await.map_err(|error| error.to_string())?;
+    let messages = result.get("messages").and_then(Value::as_array).cloned().unwrap_or_default();
+    messages
+        .into_iter()
+        .map(|message| {
+            let role: Role = serde_json::from_value(message["role"].clone())
+                .map_err(|error| format!("a prompt message's role is not MCP: {error}"))?;
+            let content: ContentBlock = serde_json::from_value(message["content"].clone())
+                .map_err(|error| format!("a prompt message's content is not MCP: {error}"))?;
+            Ok(PromptMessage::new(role, content))
+        })
+        .collect()
+}
+
+/// The listing's title, description and MIME type on `spec`.
+fn describe_resource(mut spec: ResourceSpec, entry: &Value) -> ResourceSpec {
+    if let Some(title) = entry.get("title").and_then(Value::as_str) {
+        spec = spec.with_title(title);
+    }
+    if let Some(description) = entry.get("description").and_then(Value::as_str) {
+        spec = spec.with_description(description);
+    }
+    if let Some(mime_type) = entry.get("mimeType").and_then(Value::as_str) {
+        spec = spec.with_mime_type(mime_type);
+    }
+    spec
+}
+
+/// The server's tool definition as mounted: renamed, without its MCP Apps view.
+fn local_definition(prefix: &str, mut definition: ToolDefinition) -> ToolDefinition {
+    definition.name = format!("{prefix}_{}", definition.name);
+    if let Some(meta) = &mut definition.meta {
+        meta.remove(UI_META_KEY);
+        if meta.is_empty() {
+            definition.meta = None;
+        }
+    }
+    definition
+}
+
+/// A tool of a mounted server.
+struct RemoteTool {
+    spec: ToolSpec,
+    remote: String,
+    client: Client,
+}
+
+impl Tool for RemoteTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn call(&self, mut call: ToolCall) -> ToolFuture {
+        let (client, remote) = (self.client.clone(), self.remote.clone());
+        let arguments = Value::Object(call.take_arguments());
+        let context = call.context().clone();
+        Box::pin(async move {
+            let _caller = client.session().handlers.callers().map(|callers| callers.enter(context.clone()));
+            let progress = context.clone();
+            let request = client.call(&remote, arguments).on_progress(move |step| {
+                progress.progress(step.progress, step.total, step.message.as_deref());
+            });
+            tokio::select! {
+                output = request => match output {
+                    Ok(output) => output.result(),
+                    Err(error) => ToolResult::new(format!("the mounted tool `{remote}` failed: {error}")).with_error(true),
+                },
+                () = context.cancelled() => ToolResult::new("cancelled").with_error(true),
+            }
+        })
+    }
+}
