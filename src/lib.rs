@@ -22,6 +22,8 @@ pub use codeagent_core::agent;
 /// toolbox (feature `client`, which `cli` turns on).
 #[cfg(feature = "client")]
 pub use codeagent_core::client;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 /// The guide: a chapter per subject, each example in it compiled and run by
 /// `cargo test --doc`.

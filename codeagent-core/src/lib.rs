@@ -144,7 +144,7 @@ pub mod ask {
 /// arguments a client mirrors into HTTP headers.
 pub mod schema {
     pub use crate::toolbox::formats::standard_formats;
-    pub use crate::toolbox::schema::{HeaderParam, client_compatible, header_params, resolve_ref};
+    pub use crate::toolbox::schema::{HeaderParam, client_compatible, header_params, header_problems, resolve_ref};
 }
 
 /// What the `#[tool]` macro's expansion refers to. Not a public API: it

@@ -5,5 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+#[cfg(feature = "testing")]
+mod golden;
 mod mount;
 mod own;

@@ -161,7 +161,13 @@ impl ClientBuilder {
                 return Err(error);
             }
         };
+        let version = negotiated.version;
         let _ = session.negotiated.set(negotiated);
+        if !version.is_modern() {
+            // Server-initiated requests and notifications (legacy HTTP) come on
+            // the GET stream: open before the first request, so none is lost.
+            session.wire().open_events(version).await;
+        }
         let client = Client::from_session(session);
         let has_logging = client.server_capabilities().get("logging").is_some();
         if let (Some(level), false, true) = (&self.log_level, client.protocol_version().is_modern(), has_logging) {

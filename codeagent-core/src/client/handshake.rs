@@ -12,6 +12,9 @@ use super::session::{Negotiated, RequestOptions, Session};
 use crate::mcp::ProtocolVersion;
 use crate::mcp::meta::SERVER_INFO_KEY;
 
+/// JSON-RPC error of 2026-07-28: the request's protocol version is not supported.
+const UNSUPPORTED_VERSION: i64 = -32022;
+
 /// How long a server gets to answer `server/discover` before it is taken
 /// for one that ignores what it does not know.
 const DISCOVER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -32,10 +35,24 @@ pub enum Protocol {
 /// Settles the version with the server behind `session`.
 pub(crate) async fn handshake(session: &Arc<Session>, protocol: Protocol) -> Result<Negotiated, ClientError> {
     let negotiated = match protocol {
-        Protocol::Only(version) if version.is_modern() => discover(session, None).await?,
+        Protocol::Only(version) if version.is_modern() => match discover(session, None).await {
+            // Refused with 2026-07-28 among the versions it supports: once more.
+            Err(error) if offered(&error).is_some_and(|offered| offered.contains(&version)) => {
+                discover(session, None).await?
+            }
+            outcome => outcome?,
+        },
         Protocol::Only(version) => initialize(session, version, true).await?,
         Protocol::Negotiate => match discover(session, Some(DISCOVER_TIMEOUT.min(session.settings.timeout))).await {
             Ok(negotiated) => negotiated,
+            Err(error) if offered(&error).is_some() => {
+                let offered = offered(&error).unwrap_or_default();
+                match offered.iter().max() {
+                    Some(version) if version.is_modern() => discover(session, None).await?,
+                    Some(version) => initialize(session, *version, false).await?,
+                    None => return Err(error),
+                }
+            }
             Err(error) if speaks_only_legacy(&error) => {
                 tracing::debug!("the server does not speak 2026-07-28 ({error}); initializing");
                 initialize(session, ProtocolVersion::LATEST_LEGACY, false).await?
@@ -48,6 +65,14 @@ pub(crate) async fn handshake(session: &Arc<Session>, protocol: Protocol) -> Res
         },
     };
     Ok(negotiated)
+}
+
+/// The versions a `-32022` (unsupported protocol version) error says the
+/// server supports, those this client speaks: `None` for any other error.
+fn offered(error: &ClientError) -> Option<Vec<ProtocolVersion>> {
+    let ClientError::Rpc { code: UNSUPPORTED_VERSION, data, .. } = error else { return None };
+    let supported = data.as_ref()?.get("supported")?.as_array()?;
+    Some(supported.iter().filter_map(Value::as_str).filter_map(|version| version.parse().ok()).collect())
 }
 
 /// Whether `error`, the answer to `server/discover`, says the server is a

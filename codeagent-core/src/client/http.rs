@@ -15,7 +15,10 @@ use hyper::body::Incoming;
 use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
 use hyper::{Method as HttpMethod, Request, Response, StatusCode, Uri};
 use serde_json::Value;
-use tokio::sync::mpsc;
+use std::future::Future;
+use std::pin::Pin;
+
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::{AbortHandle, JoinHandle};
 
 use super::ClientError;
@@ -31,6 +34,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// How many times a broken response stream is resumed.
 const RESUMPTIONS: usize = 5;
+/// How long opening the event stream may take before the client goes on without it.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(5);
 /// The session header of the legacy era.
 const SESSION_HEADER: &str = "mcp-session-id";
 
@@ -112,14 +117,15 @@ impl Wire for Http {
         }
     }
 
-    fn open_events(&self, version: ProtocolVersion) -> Result<bool, ClientError> {
+    fn open_events(&self, version: ProtocolVersion) -> Pin<Box<dyn Future<Output = bool> + Send + '_>> {
         let mut events = self.shared.events.lock().unwrap_or_else(PoisonError::into_inner);
         if events.as_ref().is_some_and(|task| !task.is_finished()) {
-            return Ok(true);
+            return Box::pin(std::future::ready(true));
         }
         let shared = Arc::clone(&self.shared);
-        *events = Some(tokio::spawn(async move { shared.follow_events(version).await }));
-        Ok(true)
+        let (opened, answer) = oneshot::channel();
+        *events = Some(tokio::spawn(async move { shared.follow_events(version, opened).await }));
+        Box::pin(async move { matches!(tokio::time::timeout(OPEN_TIMEOUT, answer).await, Ok(Ok(true))) })
     }
 
     fn mirrors_arguments(&self) -> bool {
@@ -401,7 +407,13 @@ impl Shared {
 
     /// Follows the legacy GET stream of server-initiated messages, reopening
     /// it when it ends, until the server refuses it or the client closes.
-    async fn follow_events(&self, version: ProtocolVersion) {
+    async fn follow_events(&self, version: ProtocolVersion, opened: oneshot::Sender<bool>) {
+        let mut opened = Some(opened);
+        let mut tell = |answer: bool| {
+            if let Some(opened) = opened.take() {
+                let _ = opened.send(answer);
+            }
+        };
         let mut last_event = None;
         let mut retry = DEFAULT_RETRY;
         loop {
@@ -411,16 +423,18 @@ impl Shared {
             }
             let Ok(request) = request.body(Full::new(Bytes::new())) else { return };
             match self.client.request(request).await {
-                Ok(response) if response.status() == StatusCode::METHOD_NOT_ALLOWED => return,
                 Ok(response) if response.status().is_success() => {
+                    tell(true);
                     self.read_events(response, None, &mut last_event, &mut retry).await;
                 }
+                // The server offers no stream (405), or none here (404, 400): no problem.
                 Ok(response) => {
-                    let problem = format!("the server refused its event stream with HTTP {}", response.status());
-                    return self.send_inbound(Inbound::Problem(problem));
+                    tell(false);
+                    return tracing::debug!("the server offers no event stream (HTTP {})", response.status());
                 }
                 Err(error) => {
-                    self.send_inbound(Inbound::Problem(format!("the event stream broke: {}", describe(&error))))
+                    tell(false);
+                    self.send_inbound(Inbound::Problem(format!("the event stream broke: {}", describe(&error))));
                 }
             }
             tokio::time::sleep(retry).await;

@@ -2,6 +2,8 @@
 //! over a child process's stdin and stdout, its stderr kept.
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -122,8 +124,8 @@ impl Wire for Lines {
 
     fn abandon(&self, _id: u64) {}
 
-    fn open_events(&self, _version: ProtocolVersion) -> Result<bool, ClientError> {
-        Ok(false)
+    fn open_events(&self, _version: ProtocolVersion) -> Pin<Box<dyn Future<Output = bool> + Send + '_>> {
+        Box::pin(std::future::ready(false))
     }
 
     fn close(&self) {

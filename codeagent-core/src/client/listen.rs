@@ -117,7 +117,7 @@ impl Client {
             filter.insert("resourceSubscriptions".into(), json!(listen.uris));
         }
         if !self.protocol_version().is_modern() {
-            self.session().wire().open_events(self.protocol_version())?;
+            self.session().wire().open_events(self.protocol_version()).await;
             for uri in &listen.uris {
                 self.request("resources/subscribe", json!({ "uri": uri })).await?;
             }

@@ -56,7 +56,7 @@ pub use listen::{Listen, Listening};
 pub use mount::MountError;
 
 use crate::mcp::{ProtocolVersion, ToolDefinition};
-use crate::schema::{HeaderParam, header_params};
+use crate::schema::{HeaderParam, header_params, header_problems};
 use session::{RequestOptions, Session};
 
 /// A connection to one MCP server. Cheap to clone; the connection closes
@@ -196,13 +196,21 @@ impl Client {
         Err(ClientError::Malformed(format!("{method} did not end after 10000 pages")))
     }
 
-    /// Every tool of the server (all pages).
+    /// Every tool of the server (all pages), but those whose `x-mcp-header`
+    /// annotations are invalid ([`header_problems`](crate::schema::header_problems)), which
+    /// cannot be called as their schema says.
     pub async fn list_tools(&self) -> Result<Vec<ToolDefinition>, ClientError> {
         let listed = self.list_all("tools/list", "tools").await?;
         let mut tools = Vec::with_capacity(listed.len());
         let mut headers = std::collections::HashMap::new();
         for tool in listed {
             let definition = parse_tool(tool)?;
+            let problems = header_problems(&definition.input_schema);
+            if !problems.is_empty() {
+                // A tool whose headers cannot be sent as its schema says is not offered (2026-07-28).
+                tracing::warn!("the server's tool `{}` is left out: {}", definition.name, problems.join("; "));
+                continue;
+            }
             headers.insert(definition.name.clone(), header_params(&definition.input_schema));
             tools.push(definition);
         }

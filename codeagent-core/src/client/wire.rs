@@ -1,6 +1,9 @@
 //! What a transport does for the session: carry messages out, and put what
 //! arrives into the session's inbox.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use serde_json::Value;
 
 use super::ClientError;
@@ -49,9 +52,10 @@ pub(crate) trait Wire: Send + Sync + 'static {
     fn abandon(&self, id: u64);
 
     /// Opens the stream of server-initiated messages (legacy HTTP's GET),
-    /// where the transport has one; `Ok(false)` where it has none (stdio
-    /// carries them on the one stream).
-    fn open_events(&self, version: ProtocolVersion) -> Result<bool, ClientError>;
+    /// where the transport has one: whether the server answered it with a
+    /// stream. `false` where there is none (stdio carries them on the one
+    /// stream, and a server may refuse the GET).
+    fn open_events(&self, version: ProtocolVersion) -> Pin<Box<dyn Future<Output = bool> + Send + '_>>;
 
     /// Closes the connection (legacy HTTP: ends the session).
     fn close(&self);

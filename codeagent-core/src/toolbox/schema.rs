@@ -71,29 +71,59 @@ pub struct HeaderParam {
 }
 
 /// The `x-mcp-header` annotations of an input schema that the spec allows:
-/// on properties reached through `properties` only, whose value is a token
-/// (RFC 9110), unique regardless of case. Others are ignored.
+/// on properties reached through `properties` only, of type string, integer
+/// or boolean, whose value is a token (RFC 9110), unique regardless of case.
+/// Others are ignored (see [`header_problems`]).
 pub fn header_params(schema: &Value) -> Vec<HeaderParam> {
-    fn walk(schema: &Value, path: &mut Vec<String>, found: &mut Vec<HeaderParam>) {
+    header_annotations(schema).0
+}
+
+/// What is wrong with the `x-mcp-header` annotations of an input schema, one
+/// line each: a client drops a tool that has any (2026-07-28 Streamable HTTP).
+pub fn header_problems(schema: &Value) -> Vec<String> {
+    header_annotations(schema).1
+}
+
+/// The allowed annotations and the problems of the others, in one walk.
+fn header_annotations(schema: &Value) -> (Vec<HeaderParam>, Vec<String>) {
+    fn primitive(property: &Value) -> bool {
+        let allowed = |kind: &Value| matches!(kind.as_str(), Some("string" | "integer" | "boolean"));
+        match property.get("type") {
+            None => true,
+            Some(Value::Array(kinds)) => {
+                kinds.iter().any(allowed) && kinds.iter().all(|kind| allowed(kind) || kind == "null")
+            }
+            Some(kind) => allowed(kind),
+        }
+    }
+    fn walk(schema: &Value, path: &mut Vec<String>, found: &mut Vec<HeaderParam>, problems: &mut Vec<String>) {
         let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
         for (name, property) in properties {
             path.push(name.clone());
-            if let Some(header) = property.get("x-mcp-header").and_then(Value::as_str) {
+            if let Some(annotation) = property.get("x-mcp-header") {
+                let at = path.join(".");
+                let header = annotation.as_str().unwrap_or_default();
                 let token = !header.is_empty()
                     && header.bytes().all(|byte| byte.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&byte));
-                let unique =
-                    !found.iter().any(|param| param.header.eq_ignore_ascii_case(&format!("Mcp-Param-{header}")));
-                if token && unique {
-                    found.push(HeaderParam { path: path.clone(), header: format!("Mcp-Param-{header}") });
+                let full = format!("Mcp-Param-{header}");
+                let unique = !found.iter().any(|param| param.header.eq_ignore_ascii_case(&full));
+                if !token {
+                    problems.push(format!("`{at}`: x-mcp-header {annotation} is not a header name token"));
+                } else if !unique {
+                    problems.push(format!("`{at}`: x-mcp-header `{header}` is used twice"));
+                } else if !primitive(property) {
+                    problems.push(format!("`{at}`: x-mcp-header is only for string, integer and boolean arguments"));
+                } else {
+                    found.push(HeaderParam { path: path.clone(), header: full });
                 }
             }
-            walk(property, path, found);
+            walk(property, path, found, problems);
             path.pop();
         }
     }
-    let mut found = Vec::new();
-    walk(schema, &mut Vec::new(), &mut found);
-    found
+    let (mut found, mut problems) = (Vec::new(), Vec::new());
+    walk(schema, &mut Vec::new(), &mut found, &mut problems);
+    (found, problems)
 }
 
 /// The schema for clients that cannot resolve references: every local `$ref`
