@@ -1,0 +1,160 @@
+//! The client side of the official MCP conformance suite: one program that
+//! `conformance client --command ... --requirements <set>` starts once per
+//! scenario, with the server's URL as its last argument, the scenario's name
+//! in `MCP_CONFORMANCE_SCENARIO`, the protocol version in
+//! `MCP_CONFORMANCE_PROTOCOL_VERSION` and the scenario's data, when it has
+//! some, in `MCP_CONFORMANCE_CONTEXT` (JSON). Each scenario is a few lines of
+//! `codeagent::client`: what a client does on its own initiative there.
+//!
+//! ```sh
+//! cargo build --example conformance_client
+//! bash tests/conformance/run.sh     # runs both requirement sets, server and client side
+//! ```
+
+use std::process::ExitCode;
+
+use codeagent::ProtocolVersion;
+use codeagent::client::{Client, ClientError, ElicitAnswer, Elicitation, Handlers, Protocol, Root};
+use serde_json::{Map, Value, json};
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let Some(url) = std::env::args().skip(1).last() else {
+        eprintln!("usage: conformance_client URL (with MCP_CONFORMANCE_SCENARIO set)");
+        return ExitCode::from(2);
+    };
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let version = match std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION") {
+        Ok(version) => match version.parse::<ProtocolVersion>() {
+            Ok(version) => version,
+            Err(error) => {
+                eprintln!("MCP_CONFORMANCE_PROTOCOL_VERSION: {error}");
+                return ExitCode::from(2);
+            }
+        },
+        Err(_) => ProtocolVersion::LATEST_LEGACY,
+    };
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|context| serde_json::from_str(&context).ok())
+        .unwrap_or(Value::Null);
+    match run(&scenario, &url, version, &context).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{scenario}: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A client of the scenario's server in `version`, answering with `handlers`.
+async fn connect(url: &str, version: ProtocolVersion, handlers: Handlers) -> Result<Client, ClientError> {
+    Client::builder()
+        .client_info("codeagent-conformance-client", env!("CARGO_PKG_VERSION"))
+        .protocol(Protocol::Only(version))
+        .handlers(handlers)
+        .http(url)
+        .await
+}
+
+/// The person at this client accepts every form with its defaults, and
+/// ticks every box that has none.
+fn accepting() -> Handlers {
+    Handlers::new().on_elicitation(|question: Elicitation| async move {
+        let mut content = question.defaults();
+        let properties =
+            question.requested_schema().and_then(|schema| schema.get("properties")).and_then(Value::as_object);
+        for (name, property) in properties.into_iter().flatten() {
+            if property["type"] == "boolean" && !content.contains_key(name) {
+                content.insert(name.clone(), Value::Bool(true));
+            }
+        }
+        ElicitAnswer::Accept(content)
+    })
+}
+
+/// Every capability declared: roots (none), sampling (refused), elicitation (accepted).
+fn everything() -> Handlers {
+    accepting().with_roots(Vec::<Root>::new()).on_sampling(|_| async { Err("this client has no model".to_owned()) })
+}
+
+/// Calls `name` with `arguments`, reporting a failure without stopping.
+async fn call(client: &Client, name: &str, arguments: Value) {
+    match client.call(name, arguments).await {
+        Ok(output) => eprintln!("{name}: {}", output.text()),
+        Err(error) => eprintln!("{name}: {error}"),
+    }
+}
+
+async fn run(scenario: &str, url: &str, version: ProtocolVersion, context: &Value) -> Result<(), ClientError> {
+    match scenario {
+        "initialize" => {
+            connect(url, version, Handlers::new()).await?;
+        }
+        "tools_call" => {
+            let client = connect(url, version, Handlers::new()).await?;
+            client.list_tools().await?;
+            client.call("add_numbers", json!({"a": 2, "b": 3})).await?;
+        }
+        "elicitation-sep1034-client-defaults" => {
+            let client = connect(url, version, accepting()).await?;
+            client.list_tools().await?;
+            client.call("test_client_elicitation_defaults", json!({})).await?;
+        }
+        "sse-retry" => {
+            let client = connect(url, version, Handlers::new()).await?;
+            client.list_tools().await?;
+            client.call("test_reconnection", json!({})).await?;
+        }
+        "request-metadata" => {
+            // The first request is refused as an unsupported version; the client answers with one.
+            let client = connect(url, version, everything()).await?;
+            client.list_tools().await?;
+        }
+        "sep-2322-client-request-state" => {
+            let client = connect(url, version, accepting()).await?;
+            for tool in
+                ["test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated", "test_mrtr_no_result_type"]
+            {
+                call(&client, tool, json!({})).await;
+            }
+        }
+        "http-standard-headers" => {
+            let client = connect(url, version, Handlers::new()).await?;
+            client.list_tools().await?;
+            call(&client, "my-hyphenated-tool", json!({})).await;
+            client.list_resources().await?;
+            client.read_resource("file:///path/to/file%20name.txt").await?;
+            client.list_prompts().await?;
+            client.get_prompt("test_prompt", Map::new()).await?;
+        }
+        "http-custom-headers" => {
+            let client = connect(url, version, Handlers::new()).await?;
+            client.list_tools().await?;
+            for tool_call in context["toolCalls"].as_array().into_iter().flatten() {
+                call(&client, tool_call["name"].as_str().unwrap_or_default(), tool_call["arguments"].clone()).await;
+            }
+        }
+        "http-invalid-tool-headers" => {
+            // The client leaves out every tool whose x-mcp-header annotations are invalid.
+            let client = connect(url, version, Handlers::new()).await?;
+            for tool in client.list_tools().await? {
+                call(&client, &tool.name, json!({"region": "us-west1"})).await;
+            }
+        }
+        "json-schema-ref-no-deref" => {
+            // Listing is all: a `$ref` to a network URI is never fetched.
+            let client = connect(url, version, Handlers::new()).await?;
+            client.list_tools().await?;
+        }
+        "json-schema-2020-12-preservation" => {
+            let client = connect(url, version, Handlers::new()).await?;
+            let tools = client.list_tools().await?;
+            let schema =
+                tools.iter().find(|tool| tool.name == "json_schema_2020_12_tool").map(|tool| tool.input_schema.clone());
+            client.call("json_schema_echo", json!({ "schema": schema })).await?;
+        }
+        other => return Err(ClientError::Invalid(format!("no such scenario: `{other}`"))),
+    }
+    Ok(())
+}
