@@ -46,6 +46,8 @@ pub mod guide {
     pub mod providers {}
     #[doc = include_str!("../docs/guide/agent.md")]
     pub mod agent {}
+    #[doc = include_str!("../docs/guide/client.md")]
+    pub mod client {}
     #[doc = include_str!("../docs/guide/http-and-deployment.md")]
     pub mod http_and_deployment {}
     #[doc = include_str!("../docs/guide/testing.md")]

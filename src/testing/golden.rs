@@ -35,12 +35,23 @@ pub const BLESS_VAR: &str = "CODEAGENT_BLESS";
 #[derive(Clone, Debug)]
 pub struct Golden {
     dir: PathBuf,
+    bless: bool,
 }
 
 impl Golden {
-    /// Snapshots kept in `dir`.
+    /// Snapshots kept in `dir`, written instead of compared when
+    /// [`BLESS_VAR`] is `1`.
     pub fn new(dir: impl Into<PathBuf>) -> Golden {
-        Golden { dir: dir.into() }
+        let bless = std::env::var_os(BLESS_VAR).is_some_and(|bless| bless == "1");
+        Golden { dir: dir.into(), bless }
+    }
+
+    /// Writes the snapshots instead of comparing them (or not), whatever
+    /// [`BLESS_VAR`] says.
+    #[must_use]
+    pub fn with_bless(mut self, bless: bool) -> Golden {
+        self.bless = bless;
+        self
     }
 
     /// Snapshots what `server` lists in every protocol version: its tools,
@@ -100,7 +111,7 @@ impl Golden {
         let path = self.path(name, version);
         let mut text = serde_json::to_string_pretty(value).expect("JSON values serialise");
         text.push('\n');
-        if std::env::var_os(BLESS_VAR).is_some_and(|bless| bless == "1") {
+        if self.bless {
             write(&path, &text);
             return;
         }

@@ -8,6 +8,7 @@
 //! readable diff when it changes.
 //!
 //! ```
+//! use codeagent::Server;
 //! use codeagent::prelude::*;
 //! use codeagent::testing;
 //! use serde_json::json;

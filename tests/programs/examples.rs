@@ -455,3 +455,64 @@ async fn agent_loop_renders_each_event_of_a_run() {
         json!({"role": "system", "content": "Use the tools to answer; be brief."})
     );
 }
+
+/// A client (`codeagent::client`) of the gallery at `address`.
+async fn gallery_client(address: SocketAddr) -> codeagent::client::Client {
+    codeagent::client::Client::builder()
+        .http(&format!("http://{address}/mcp"))
+        .await
+        .expect("connecting to the gallery")
+}
+
+#[test]
+fn gallery_mounts_another_server_for_list_and_call() {
+    let inner = example("gallery");
+    let mount = format!("inner={}", inner.display());
+    let (code, listing) = run("gallery", &["--mount", &mount, "--list"]);
+    assert_eq!(code, 0, "{listing}");
+    let listing: Value = serde_json::from_str(&listing).unwrap();
+    let names: Vec<&str> =
+        listing["tools"].as_array().unwrap().iter().filter_map(|tool| tool["name"].as_str()).collect();
+    assert!(
+        names.contains(&"add") && names.contains(&"inner_add") && names.contains(&"inner_sales_table"),
+        "{names:?}"
+    );
+    let (code, out) = run("gallery", &["--mount", &mount, "--call", "inner_add", r#"{"a": 2, "b": 3}"#]);
+    assert_eq!(code, 0, "{out}");
+    let event: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(event["value"], "5");
+    assert_eq!(event["name"], "inner_add");
+    let (code, _) = run("gallery", &["--mount", "inner=/no/such/server", "--list"]);
+    assert_eq!(code, 2, "a server that does not start is a usage error");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gallery_is_a_gateway_to_a_stdio_server_over_http() {
+    after_build(async {
+        let (gateway_address, direct_address) = (free_address(), free_address());
+        let mount = format!("inner={}", example("gallery").display());
+        let gateway_at = gateway_address.to_string();
+        let _gateway = listening("gallery", &["--mount", &mount, "--http", &gateway_at], gateway_address).await;
+        let direct_at = direct_address.to_string();
+        let _direct = listening("gallery", &["--http", &direct_at], direct_address).await;
+        let gateway = gallery_client(gateway_address).await;
+        let direct = gallery_client(direct_address).await;
+        // A rich result arrives through the gateway as the gallery sends it.
+        for (tool, arguments) in
+            [("sales_table", json!({"region": "west"})), ("show_diff", json!({})), ("revenue_chart", json!({}))]
+        {
+            let through = gateway.call(format!("inner_{tool}"), arguments.clone()).await.unwrap();
+            let straight = direct.call(tool, arguments).await.unwrap();
+            assert_eq!(through.raw()["content"], straight.raw()["content"], "{tool}");
+            assert_eq!(through.raw()["structuredContent"], straight.raw()["structuredContent"], "{tool}");
+            assert_eq!(
+                through.result().artifact().map(|artifact| artifact.kind_name().to_owned()),
+                straight.result().artifact().map(|artifact| artifact.kind_name().to_owned()),
+                "{tool}"
+            );
+        }
+        let read = gateway.read_resource("inner+gallery://readme").await.unwrap();
+        assert!(read["contents"][0]["text"].as_str().unwrap().starts_with("# codeagent gallery"), "{read}");
+    })
+    .await;
+}

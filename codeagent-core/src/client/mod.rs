@@ -197,7 +197,7 @@ impl Client {
     }
 
     /// Every tool of the server (all pages), but those whose `x-mcp-header`
-    /// annotations are invalid ([`header_problems`](crate::schema::header_problems)), which
+    /// annotations are invalid ([`header_problems`]), which
     /// cannot be called as their schema says.
     pub async fn list_tools(&self) -> Result<Vec<ToolDefinition>, ClientError> {
         let listed = self.list_all("tools/list", "tools").await?;
