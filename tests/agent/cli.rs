@@ -134,6 +134,27 @@ async fn the_gallery_runs_the_loop_against_every_provider() {
     }
 }
 
+#[tokio::test]
+async fn the_loop_calls_the_tools_of_a_mounted_server() {
+    // The gallery mounted into the gallery: the model calls the mounted `inner_add`.
+    let provider = Provider::OpenAiChat;
+    let calls = [Call { id: "id_0".into(), name: "inner_add", arguments: r#"{"a":2,"b":3}"#.into(), fails: false }];
+    let mock = Mock::start(script(provider, &calls, false)).await;
+    let mut args = vec!["--mount".to_owned(), format!("inner={}", example("gallery").display())];
+    args.extend(agent_args(&format!("{provider}:model-x"), false));
+    let output = run(example("gallery"), args, env(provider, &mock.url)).await;
+    let context = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{context}");
+    let stdout = lines(&output.stdout);
+    assert_eq!(stdout.len(), 2, "one event and the answer: {stdout:?} {context}");
+    let event: Value = serde_json::from_str(&stdout[0]).unwrap();
+    assert_eq!(event["name"], "inner_add");
+    assert_eq!(event["value"], "5");
+    // The model was offered the mounted tools with the gallery's own.
+    let offered = mock.received()[0].body["tools"].to_string();
+    assert!(offered.contains("\"inner_add\"") && offered.contains("\"add\""), "{offered}");
+}
+
 /// Exactly one stderr line, starting `error: `; the exit code.
 fn one_error(output: &Output) -> (i32, String) {
     let stderr = lines(&output.stderr);
