@@ -195,6 +195,7 @@ impl Context {
     /// `sampling/createMessage` or `roots/list`, with its params as asked) to
     /// this call's client, and returns the client's result as it answered:
     /// how a mounted server's questions reach the person at this end.
+    #[cfg(feature = "client")]
     pub(crate) async fn forward_question(&self, method: &str, params: Map<String, Value>) -> Result<Value, AskError> {
         let method = match method {
             "elicitation/create" if params.get("mode").and_then(Value::as_str) == Some("url") => AskMethod::ElicitUrl,
