@@ -14,7 +14,7 @@
 use std::process::ExitCode;
 
 use codeagent::ProtocolVersion;
-use codeagent::client::{Client, ClientError, ElicitAnswer, Elicitation, Handlers, Protocol, Root};
+use codeagent::client::{Client, ClientError, ElicitAnswer, Elicitation, Handlers, OAuth, Protocol, Root};
 use serde_json::{Map, Value, json};
 
 #[tokio::main]
@@ -153,6 +153,19 @@ async fn run(scenario: &str, url: &str, version: ProtocolVersion, context: &Valu
             let schema =
                 tools.iter().find(|tool| tool.name == "json_schema_2020_12_tool").map(|tool| tool.input_schema.clone());
             client.call("json_schema_echo", json!({ "schema": schema })).await?;
+        }
+        authorization if authorization.starts_with("auth/") => {
+            // The suite's authorization server approves at once; its
+            // pre-registration scenario gives the credentials.
+            let mut oauth = OAuth::unattended("http://localhost:3000/callback")
+                .client_name("codeagent-conformance-client")
+                .metadata_document("https://conformance-test.local/client-metadata.json");
+            if let Some(client_id) = context["client_id"].as_str() {
+                oauth = oauth.registered(client_id, context["client_secret"].as_str().map(str::to_owned));
+            }
+            let client = Client::builder().protocol(Protocol::Only(version)).oauth(oauth).http(url).await?;
+            client.list_tools().await?;
+            client.call("test-tool", json!({})).await?;
         }
         other => return Err(ClientError::Invalid(format!("no such scenario: `{other}`"))),
     }

@@ -8,5 +8,6 @@ mod common;
 #[cfg(feature = "testing")]
 mod golden;
 mod mount;
+mod oauth;
 mod own;
 mod reference;

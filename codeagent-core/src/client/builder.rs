@@ -12,7 +12,7 @@ use super::http::Http;
 use super::lines::Lines;
 use super::session::{Session, Settings};
 use super::wire::{Inbound, Wire};
-use super::{Client, ClientError, Handlers};
+use super::{Client, ClientError, Handlers, OAuth};
 
 /// How long a request waits for its answer unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
@@ -32,6 +32,7 @@ pub struct ClientBuilder {
     input_rounds: usize,
     headers: Vec<(String, String)>,
     log_level: Option<String>,
+    oauth: Option<OAuth>,
 }
 
 impl Default for ClientBuilder {
@@ -52,7 +53,15 @@ impl ClientBuilder {
             input_rounds: DEFAULT_INPUT_ROUNDS,
             headers: Vec::new(),
             log_level: None,
+            oauth: None,
         }
+    }
+
+    /// Authorizes with `oauth` when an HTTP server asks for it (a `401` or
+    /// `403` with a `Bearer` challenge); see [`OAuth`].
+    pub fn oauth(mut self, oauth: OAuth) -> Self {
+        self.oauth = Some(oauth);
+        self
     }
 
     /// Answers the server's questions with `handlers` (and declares them).
@@ -109,7 +118,7 @@ impl ClientBuilder {
     /// Speaks Streamable HTTP to the endpoint `url` (`http://` or `https://`).
     pub async fn http(self, url: &str) -> Result<Client, ClientError> {
         let (inbox, inbound) = mpsc::unbounded_channel();
-        let wire = Http::new(url, &self.headers, inbox)?;
+        let wire = Http::new(url, &self.headers, self.oauth.clone(), inbox)?;
         self.finish(Box::new(wire), inbound).await
     }
 

@@ -49,6 +49,16 @@ pub enum ClientError {
         /// The start of the body, on one line.
         body: String,
     },
+    /// The server wants authorization this client could not get (no
+    /// [`OAuth`](super::OAuth) given, discovery or the flow failed, or the
+    /// server still refused after three authorizations).
+    #[error("the server at {url} needs authorization: {reason}")]
+    Unauthorized {
+        /// The server's URL.
+        url: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// The connection is closed: the process exited, the stream ended, or the
     /// client was closed.
     #[error("the server connection is closed: {reason}")]

@@ -12,7 +12,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue};
+use hyper::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Method as HttpMethod, Request, Response, StatusCode, Uri};
 use serde_json::Value;
 use std::future::Future;
@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::{AbortHandle, JoinHandle};
 
 use super::ClientError;
+use super::oauth::{Challenge, OAuth};
 use super::wire::{Inbound, Outgoing, Wire};
 use crate::mcp::ProtocolVersion;
 use crate::net::{HAS_TLS, HttpClient, describe, http_client};
@@ -38,6 +39,8 @@ const RESUMPTIONS: usize = 5;
 const OPEN_TIMEOUT: Duration = Duration::from_secs(5);
 /// The session header of the legacy era.
 const SESSION_HEADER: &str = "mcp-session-id";
+/// How many times one request is authorized before it fails.
+const AUTHORIZATIONS: usize = 3;
 
 /// Streamable HTTP to one endpoint.
 pub(crate) struct Http {
@@ -49,6 +52,7 @@ struct Shared {
     uri: Uri,
     client: HttpClient,
     headers: Vec<(HeaderName, HeaderValue)>,
+    oauth: Option<OAuth>,
     session: Mutex<Option<HeaderValue>>,
     inbox: mpsc::UnboundedSender<Inbound>,
     exchanges: Mutex<HashMap<u64, AbortHandle>>,
@@ -56,10 +60,12 @@ struct Shared {
 }
 
 impl Http {
-    /// A transport to `url`, sending `headers` with every request.
+    /// A transport to `url`, sending `headers` with every request and
+    /// authorizing with `oauth` when the server asks.
     pub(crate) fn new(
         url: &str,
         headers: &[(String, String)],
+        oauth: Option<OAuth>,
         inbox: mpsc::UnboundedSender<Inbound>,
     ) -> Result<Http, ClientError> {
         let bad = |reason: String| ClientError::BadUrl { url: url.to_owned(), reason };
@@ -85,6 +91,7 @@ impl Http {
             uri,
             client: http_client(CONNECT_TIMEOUT),
             headers,
+            oauth,
             session: Mutex::new(None),
             inbox,
             exchanges: Mutex::new(HashMap::new()),
@@ -195,16 +202,18 @@ impl Shared {
         if let Some(session) = self.session.lock().unwrap_or_else(PoisonError::into_inner).clone() {
             request = request.header(SESSION_HEADER, session);
         }
+        if let Some(token) = self.oauth.as_ref().and_then(OAuth::access_token) {
+            request = request.header(AUTHORIZATION, format!("Bearer {token}"));
+        }
         if let Some(version) = version {
             request = request.header("mcp-protocol-version", version.as_str());
         }
         request
     }
 
-    async fn exchange(&self, outgoing: Outgoing) {
-        let id = outgoing.id;
+    /// The POST of `outgoing` with `body`.
+    fn post(&self, outgoing: &Outgoing, body: Bytes) -> Result<Request<Full<Bytes>>, ClientError> {
         let (method, name) = method_and_name(&outgoing.message);
-        let method_text = method.unwrap_or("a response").to_owned();
         let mut request = self
             .request(HttpMethod::POST, outgoing.version)
             .header(CONTENT_TYPE, "application/json")
@@ -220,24 +229,68 @@ impl Shared {
         for (name, value) in &outgoing.headers {
             request = request.header(name.as_str(), value.as_str());
         }
+        request.body(Full::new(body)).map_err(|error| ClientError::Invalid(format!("a header is not valid: {error}")))
+    }
+
+    async fn exchange(&self, outgoing: Outgoing) {
+        let id = outgoing.id;
+        let (method, _) = method_and_name(&outgoing.message);
+        let method_text = method.unwrap_or("a response").to_owned();
         let body = match serde_json::to_vec(&outgoing.message) {
-            Ok(body) => body,
+            Ok(body) => Bytes::from(body),
             Err(error) => return self.fail(id, ClientError::Invalid(error.to_string())),
         };
-        let request = match request.body(Full::new(Bytes::from(body))) {
-            Ok(request) => request,
-            Err(error) => return self.fail(id, ClientError::Invalid(format!("a header is not valid: {error}"))),
-        };
-        let response = match self.client.request(request).await {
-            Ok(response) => response,
-            Err(error) => {
-                return self.fail(id, ClientError::Unreachable { url: self.url.clone(), reason: describe(&error) });
+        let mut authorizations = 0;
+        let response = loop {
+            let request = match self.post(&outgoing, body.clone()) {
+                Ok(request) => request,
+                Err(error) => return self.fail(id, error),
+            };
+            let sent = self.oauth.as_ref().and_then(OAuth::access_token);
+            let response = match self.client.request(request).await {
+                Ok(response) => response,
+                Err(error) => {
+                    return self.fail(id, ClientError::Unreachable { url: self.url.clone(), reason: describe(&error) });
+                }
+            };
+            let Some((oauth, challenge, forbidden)) = self.challenge(&response) else { break response };
+            if authorizations == AUTHORIZATIONS {
+                let reason = format!(
+                    "{method_text} was refused (HTTP {}) after {AUTHORIZATIONS} authorizations",
+                    response.status().as_u16()
+                );
+                return self.fail(id, ClientError::Unauthorized { url: self.url.clone(), reason });
+            }
+            authorizations += 1;
+            if let Err(reason) = oauth.answer(&self.client, &self.url, &challenge, forbidden, sent.as_deref()).await {
+                return self.fail(id, ClientError::Unauthorized { url: self.url.clone(), reason });
             }
         };
+        if response.status() == StatusCode::UNAUTHORIZED && self.oauth.is_none() {
+            let reason =
+                format!("it answered {method_text} with HTTP 401, and this client has no OAuth to authorize with");
+            return self.fail(id, ClientError::Unauthorized { url: self.url.clone(), reason });
+        }
         if let Some(session) = response.headers().get(SESSION_HEADER).filter(|_| method == Some("initialize")) {
             *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(session.clone());
         }
         self.receive(response, id, &method_text, outgoing.version).await;
+    }
+
+    /// The authorization `response` asks for, when this client can answer
+    /// it: a `401`, or a `403` for `insufficient_scope`, with a `Bearer`
+    /// challenge (or none, on a `401`).
+    fn challenge(&self, response: &Response<Incoming>) -> Option<(&OAuth, Challenge, bool)> {
+        let oauth = self.oauth.as_ref()?;
+        let header = response.headers().get(WWW_AUTHENTICATE).and_then(|value| value.to_str().ok());
+        match response.status() {
+            StatusCode::UNAUTHORIZED => Some((oauth, header.and_then(Challenge::parse).unwrap_or_default(), false)),
+            StatusCode::FORBIDDEN => {
+                let challenge = header.and_then(Challenge::parse)?;
+                (challenge.error.as_deref() == Some("insufficient_scope")).then_some((oauth, challenge, true))
+            }
+            _ => None,
+        }
     }
 
     /// Reads the answer to a POST: JSON, an event stream, or nothing (202).

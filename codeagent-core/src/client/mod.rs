@@ -38,6 +38,7 @@ mod http;
 mod lines;
 mod listen;
 mod mount;
+mod oauth;
 mod session;
 mod wire;
 
@@ -54,6 +55,7 @@ pub use handlers::{ElicitAnswer, Elicitation, HandlerFuture, Handlers, Root, Sam
 pub use handshake::Protocol;
 pub use listen::{Listen, Listening};
 pub use mount::MountError;
+pub use oauth::OAuth;
 
 use crate::mcp::{ProtocolVersion, ToolDefinition};
 use crate::schema::{HeaderParam, header_params, header_problems};

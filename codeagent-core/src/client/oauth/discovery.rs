@@ -1,0 +1,123 @@
+//! Finding who issues tokens for a server: its protected resource metadata
+//! (RFC 9728; from the challenge's `resource_metadata`, else at the
+//! well-known URLs), whose `resource` must cover the server, then its
+//! authorization server's metadata (RFC 8414 or OpenID Connect discovery),
+//! whose `issuer` must be the issuer asked for, exactly.
+
+use serde::Deserialize;
+
+use super::challenge::Challenge;
+use super::fetch::get_json;
+use super::url;
+use crate::net::HttpClient;
+
+/// An authorization server's metadata, the fields this client uses.
+#[derive(Clone, Debug, Deserialize)]
+pub(crate) struct ServerMetadata {
+    pub(crate) issuer: String,
+    pub(crate) authorization_endpoint: String,
+    pub(crate) token_endpoint: String,
+    #[serde(default)]
+    pub(crate) registration_endpoint: Option<String>,
+    #[serde(default)]
+    pub(crate) scopes_supported: Option<Vec<String>>,
+    #[serde(default)]
+    pub(crate) token_endpoint_auth_methods_supported: Option<Vec<String>>,
+    #[serde(default)]
+    pub(crate) code_challenge_methods_supported: Option<Vec<String>>,
+    #[serde(default)]
+    pub(crate) client_id_metadata_document_supported: Option<bool>,
+    #[serde(default)]
+    pub(crate) authorization_response_iss_parameter_supported: Option<bool>,
+}
+
+/// What discovery found for a server.
+#[derive(Clone, Debug)]
+pub(crate) struct Discovered {
+    /// The resource to ask tokens for, as its metadata publishes it.
+    pub(crate) resource: String,
+    /// The scopes its metadata lists, if it lists some.
+    pub(crate) scopes_supported: Option<Vec<String>>,
+    /// The authorization server.
+    pub(crate) server: ServerMetadata,
+}
+
+#[derive(Deserialize)]
+struct ResourceMetadata {
+    resource: String,
+    #[serde(default)]
+    authorization_servers: Vec<String>,
+    #[serde(default)]
+    scopes_supported: Option<Vec<String>>,
+}
+
+/// Discovers the authorization of the server at `server_url` that sent
+/// `challenge`.
+pub(crate) async fn discover(
+    client: &HttpClient,
+    server_url: &str,
+    challenge: &Challenge,
+) -> Result<Discovered, String> {
+    let candidates = match &challenge.resource_metadata {
+        Some(url) => vec![url.clone()],
+        None => url::well_known(server_url, "oauth-protected-resource"),
+    };
+    let mut tried = Vec::new();
+    let mut metadata = None;
+    for candidate in candidates {
+        let answer = get_json(client, &candidate).await?;
+        if answer.status.is_success() {
+            let document: ResourceMetadata = serde_json::from_value(answer.json)
+                .map_err(|error| format!("the protected resource metadata at {candidate} is not valid: {error}"))?;
+            metadata = Some(document);
+            break;
+        }
+        tried.push(format!("{candidate} (HTTP {})", answer.status.as_u16()));
+    }
+    let Some(metadata) = metadata else {
+        return Err(format!("the server has no protected resource metadata: tried {}", tried.join(", ")));
+    };
+    if !url::covers(&metadata.resource, server_url) {
+        return Err(format!(
+            "the protected resource metadata is for `{}`, not for this server ({server_url}): refused",
+            metadata.resource
+        ));
+    }
+    let issuer = metadata
+        .authorization_servers
+        .first()
+        .ok_or("the protected resource metadata names no authorization server")?
+        .clone();
+    let server = server_metadata(client, &issuer).await?;
+    Ok(Discovered { resource: metadata.resource, scopes_supported: metadata.scopes_supported, server })
+}
+
+/// The metadata of the authorization server `issuer`, from the first
+/// well-known URL that has it; its `issuer` must be `issuer`, exactly.
+async fn server_metadata(client: &HttpClient, issuer: &str) -> Result<ServerMetadata, String> {
+    let mut tried = Vec::new();
+    for candidate in url::server_metadata_urls(issuer) {
+        let answer = get_json(client, &candidate).await?;
+        if !answer.status.is_success() {
+            tried.push(format!("{candidate} (HTTP {})", answer.status.as_u16()));
+            continue;
+        }
+        let metadata: ServerMetadata = serde_json::from_value(answer.json)
+            .map_err(|error| format!("the authorization server metadata at {candidate} is not valid: {error}"))?;
+        if metadata.issuer != issuer {
+            return Err(format!(
+                "the authorization server metadata at {candidate} is for issuer `{}`, not `{issuer}`: refused",
+                metadata.issuer
+            ));
+        }
+        let s256 = metadata
+            .code_challenge_methods_supported
+            .as_ref()
+            .is_some_and(|methods| methods.iter().any(|m| m == "S256"));
+        if !s256 {
+            return Err(format!("the authorization server `{issuer}` does not support PKCE with S256: refused"));
+        }
+        return Ok(metadata);
+    }
+    Err(format!("no metadata for the authorization server `{issuer}`: tried {}", tried.join(", ")))
+}

@@ -1,0 +1,138 @@
+//! The HTTP exchanges of authorization: metadata documents read, forms and
+//! registrations posted, an authorization endpoint's redirect read. Every
+//! body is bounded and every exchange has a deadline.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, LOCATION};
+use hyper::{Method, Request, StatusCode, Uri};
+use serde_json::Value;
+
+use crate::net::{HttpClient, describe};
+
+/// The largest document read: 1 MiB.
+const LIMIT: usize = 1024 * 1024;
+/// How long one exchange may take.
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// An answer: its status and its body as JSON (`Null` when it is not JSON).
+pub(crate) struct Answer {
+    pub(crate) status: StatusCode,
+    pub(crate) json: Value,
+}
+
+impl Answer {
+    /// The OAuth error an error answer names (`error`, `error_description`).
+    pub(crate) fn oauth_error(&self) -> String {
+        match (self.json["error"].as_str(), self.json["error_description"].as_str()) {
+            (Some(error), Some(description)) => format!("HTTP {}: {error} ({description})", self.status.as_u16()),
+            (Some(error), None) => format!("HTTP {}: {error}", self.status.as_u16()),
+            _ => format!("HTTP {}", self.status.as_u16()),
+        }
+    }
+}
+
+/// Sends `request` and reads the answer.
+async fn send(client: &HttpClient, request: Request<Full<Bytes>>, url: &str) -> Result<Answer, String> {
+    let exchange = async {
+        let response = client.request(request).await.map_err(|error| format!("{url}: {}", describe(&error)))?;
+        let status = response.status();
+        let body = Limited::new(response.into_body(), LIMIT)
+            .collect()
+            .await
+            .map_err(|error| format!("reading {url}: {}", describe(&*error)))?
+            .to_bytes();
+        Ok(Answer { status, json: serde_json::from_slice(&body).unwrap_or(Value::Null) })
+    };
+    tokio::time::timeout(DEADLINE, exchange).await.map_err(|_| format!("{url} did not answer within {DEADLINE:?}"))?
+}
+
+fn uri(url: &str) -> Result<Uri, String> {
+    url.parse().map_err(|error| format!("`{url}` is not a URL: {error}"))
+}
+
+/// `GET url`, accepting JSON.
+pub(crate) async fn get_json(client: &HttpClient, url: &str) -> Result<Answer, String> {
+    let request = Request::get(uri(url)?)
+        .header(ACCEPT, "application/json")
+        .body(Full::new(Bytes::new()))
+        .map_err(|error| error.to_string())?;
+    send(client, request, url).await
+}
+
+/// `POST url` of `json`.
+pub(crate) async fn post_json(client: &HttpClient, url: &str, json: &Value) -> Result<Answer, String> {
+    let body = serde_json::to_vec(json).map_err(|error| error.to_string())?;
+    let request = Request::post(uri(url)?)
+        .header(CONTENT_TYPE, "application/json")
+        .header(ACCEPT, "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .map_err(|error| error.to_string())?;
+    send(client, request, url).await
+}
+
+/// `POST url` of the form `fields`, with HTTP Basic credentials when given
+/// (RFC 6749 §2.3.1: each part form-encoded before it is joined).
+pub(crate) async fn post_form(
+    client: &HttpClient,
+    url: &str,
+    fields: &[(&str, &str)],
+    basic: Option<(&str, &str)>,
+) -> Result<Answer, String> {
+    let body = form_urlencoded::Serializer::new(String::new()).extend_pairs(fields).finish();
+    let mut request = Request::post(uri(url)?)
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(ACCEPT, "application/json");
+    if let Some((id, secret)) = basic {
+        use base64::Engine as _;
+        let encode = |part: &str| form_urlencoded::byte_serialize(part.as_bytes()).collect::<String>();
+        let pair = format!("{}:{}", encode(id), encode(secret));
+        request = request.header(AUTHORIZATION, format!("Basic {}", base64::prelude::BASE64_STANDARD.encode(pair)));
+    }
+    let request = request.body(Full::new(Bytes::from(body))).map_err(|error| error.to_string())?;
+    send(client, request, url).await
+}
+
+/// Where `GET url` redirects to (its `Location`, resolved against `url`),
+/// without following it.
+pub(crate) async fn redirect_of(client: &HttpClient, url: &str) -> Result<String, String> {
+    let request = Request::builder()
+        .method(Method::GET)
+        .uri(uri(url)?)
+        .body(Full::new(Bytes::new()))
+        .map_err(|error| error.to_string())?;
+    let exchange = client.request(request);
+    let response = tokio::time::timeout(DEADLINE, exchange)
+        .await
+        .map_err(|_| format!("{url} did not answer within {DEADLINE:?}"))?
+        .map_err(|error| format!("{url}: {}", describe(&error)))?;
+    if !response.status().is_redirection() {
+        return Err(format!(
+            "the authorization endpoint answered HTTP {} instead of redirecting: it wants a person",
+            response.status().as_u16()
+        ));
+    }
+    let location = response
+        .headers()
+        .get(LOCATION)
+        .and_then(|value| value.to_str().ok())
+        .ok_or("the authorization endpoint redirected without a Location")?;
+    Ok(resolve(url, location))
+}
+
+/// `reference` resolved against `base` (an absolute URL, a path, or a query).
+pub(crate) fn resolve(base: &str, reference: &str) -> String {
+    if reference.contains("://") {
+        return reference.to_owned();
+    }
+    let origin = super::url::origin(base).unwrap_or_default();
+    if reference.starts_with('/') {
+        format!("{origin}{reference}")
+    } else {
+        let path = base.split(['?', '#']).next().unwrap_or(base);
+        let directory = path.rfind('/').map_or(path, |slash| &path[..=slash]);
+        format!("{directory}{reference}")
+    }
+}

@@ -1,0 +1,239 @@
+//! The authorization code flow with PKCE (OAuth 2.1 §4.1): the client's
+//! identity at an authorization server (pre-registered, a client ID metadata
+//! document, or dynamic registration, RFC 7591), the authorization request
+//! and its answer checked (`state`, RFC 9207 `iss`), the code exchanged for
+//! a token bound to the resource (RFC 8707), and refreshes.
+
+use base64::Engine as _;
+use base64::prelude::BASE64_URL_SAFE_NO_PAD;
+use serde_json::json;
+
+use super::discovery::{Discovered, ServerMetadata};
+use super::fetch::{Answer, post_form, post_json, redirect_of};
+use super::url::{query, with_query};
+use super::{Authorizer, Config};
+use crate::net::HttpClient;
+
+/// How a client proves itself at the token endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Method {
+    /// A public client: its id in the form.
+    None,
+    /// HTTP Basic with its id and secret.
+    Basic,
+    /// Its id and secret in the form.
+    Post,
+}
+
+impl Method {
+    fn parse(name: &str) -> Option<Method> {
+        match name {
+            "none" => Some(Method::None),
+            "client_secret_basic" => Some(Method::Basic),
+            "client_secret_post" => Some(Method::Post),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Method::None => "none",
+            Method::Basic => "client_secret_basic",
+            Method::Post => "client_secret_post",
+        }
+    }
+}
+
+/// The client's identity at one authorization server.
+#[derive(Clone, Debug)]
+pub(crate) struct Registration {
+    pub(crate) client_id: String,
+    pub(crate) secret: Option<String>,
+    pub(crate) method: Method,
+}
+
+/// A token for a resource.
+#[derive(Clone, Debug)]
+pub(crate) struct Token {
+    pub(crate) access: String,
+    pub(crate) refresh: Option<String>,
+    pub(crate) issuer: String,
+}
+
+/// The methods `server` accepts (RFC 8414's default: `client_secret_basic`).
+fn accepted(server: &ServerMetadata) -> Vec<Method> {
+    match &server.token_endpoint_auth_methods_supported {
+        Some(methods) => methods.iter().filter_map(|name| Method::parse(name)).collect(),
+        None => vec![Method::Basic],
+    }
+}
+
+/// The client's identity at `server`: pre-registered, its metadata
+/// document, or registered now.
+pub(crate) async fn register(
+    client: &HttpClient,
+    config: &Config,
+    server: &ServerMetadata,
+) -> Result<Registration, String> {
+    let methods = accepted(server);
+    if let Some((client_id, secret)) = &config.registered {
+        let method = match secret {
+            None => Method::None,
+            Some(_) if methods.contains(&Method::Basic) => Method::Basic,
+            Some(_) if methods.contains(&Method::Post) => Method::Post,
+            Some(_) => Method::Basic,
+        };
+        return Ok(Registration { client_id: client_id.clone(), secret: secret.clone(), method });
+    }
+    if let Some(document) =
+        config.metadata_document.as_ref().filter(|_| server.client_id_metadata_document_supported == Some(true))
+    {
+        return Ok(Registration { client_id: document.clone(), secret: None, method: Method::None });
+    }
+    let Some(endpoint) = &server.registration_endpoint else {
+        return Err(format!(
+            "the authorization server `{}` offers no registration, and this client has no client id for it",
+            server.issuer
+        ));
+    };
+    let method = [Method::None, Method::Basic, Method::Post]
+        .into_iter()
+        .find(|method| methods.contains(method))
+        .unwrap_or(Method::None);
+    let loopback = ["http://localhost", "http://127.0.0.1", "http://[::1]"]
+        .iter()
+        .any(|prefix| config.redirect_uri.starts_with(prefix));
+    let request = json!({
+        "client_name": config.client_name,
+        "redirect_uris": [config.redirect_uri],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": method.name(),
+        "application_type": if loopback || !config.redirect_uri.starts_with("https://") { "native" } else { "web" },
+    });
+    let answer = post_json(client, endpoint, &request).await?;
+    if !answer.status.is_success() {
+        return Err(format!("registering at {endpoint} failed: {}", answer.oauth_error()));
+    }
+    let client_id = answer.json["client_id"].as_str().ok_or("the registration's answer has no client_id")?.to_owned();
+    let secret = answer.json["client_secret"].as_str().map(str::to_owned);
+    let method = answer.json["token_endpoint_auth_method"].as_str().and_then(Method::parse).unwrap_or(method);
+    let method = if secret.is_none() { Method::None } else { method };
+    Ok(Registration { client_id, secret, method })
+}
+
+/// Adds the client's credentials to `fields`, or returns them for HTTP Basic.
+fn credentials<'a>(
+    registration: &'a Registration,
+    fields: &mut Vec<(&'static str, &'a str)>,
+) -> Option<(&'a str, &'a str)> {
+    match (registration.method, registration.secret.as_deref()) {
+        (Method::Basic, Some(secret)) => return Some((&registration.client_id, secret)),
+        (Method::Post, Some(secret)) => {
+            fields.push(("client_id", &registration.client_id));
+            fields.push(("client_secret", secret));
+        }
+        _ => fields.push(("client_id", &registration.client_id)),
+    }
+    None
+}
+
+/// A token from the token endpoint's answer.
+fn token_of(answer: &Answer, issuer: &str, refresh: Option<&str>) -> Result<Token, String> {
+    if !answer.status.is_success() {
+        return Err(format!("the token endpoint refused: {}", answer.oauth_error()));
+    }
+    let access = answer.json["access_token"].as_str().ok_or("the token endpoint's answer has no access_token")?;
+    if let Some(kind) = answer.json["token_type"].as_str().filter(|kind| !kind.eq_ignore_ascii_case("bearer")) {
+        return Err(format!("the token endpoint gave a `{kind}` token; this client uses bearer tokens only"));
+    }
+    let refresh = answer.json["refresh_token"].as_str().or(refresh).map(str::to_owned);
+    Ok(Token { access: access.to_owned(), refresh, issuer: issuer.to_owned() })
+}
+
+/// Random bytes as base64url text: a PKCE verifier, a `state`.
+fn random_text() -> Result<String, String> {
+    let bytes = crate::random::bytes::<32>().map_err(|error| error.to_string())?;
+    Ok(BASE64_URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// Runs the authorization code flow for `scopes` and returns the token.
+pub(crate) async fn authorize(
+    client: &HttpClient,
+    config: &Config,
+    discovered: &Discovered,
+    registration: &Registration,
+    scopes: &[String],
+) -> Result<Token, String> {
+    let server = &discovered.server;
+    let verifier = random_text()?;
+    let challenge = BASE64_URL_SAFE_NO_PAD.encode(hmac_sha256::Hash::hash(verifier.as_bytes()));
+    let state = random_text()?;
+    let scope = scopes.join(" ");
+    let mut fields = vec![
+        ("response_type", "code"),
+        ("client_id", registration.client_id.as_str()),
+        ("redirect_uri", config.redirect_uri.as_str()),
+        ("code_challenge", challenge.as_str()),
+        ("code_challenge_method", "S256"),
+        ("state", state.as_str()),
+        ("resource", discovered.resource.as_str()),
+    ];
+    if !scope.is_empty() {
+        fields.push(("scope", scope.as_str()));
+    }
+    let url = with_query(&server.authorization_endpoint, &fields);
+    let back = match &config.authorizer {
+        Authorizer::Person(authorize) => {
+            authorize(url).await.map_err(|error| format!("authorization was not given: {error}"))?
+        }
+        Authorizer::Unattended => redirect_of(client, &url).await?,
+    };
+    let answer = query(&back);
+    let field = |name: &str| answer.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str());
+    if let Some(error) = field("error") {
+        let description = field("error_description").map(|text| format!(" ({text})")).unwrap_or_default();
+        return Err(format!("the authorization server refused: {error}{description}"));
+    }
+    if field("state") != Some(state.as_str()) {
+        return Err("the authorization response's state is not the one sent: refused".into());
+    }
+    // RFC 9207: an `iss` is compared exactly, and required where advertised.
+    match field("iss") {
+        Some(iss) if iss != server.issuer => {
+            return Err(format!("the authorization response comes from `{iss}`, not `{}`: refused", server.issuer));
+        }
+        None if server.authorization_response_iss_parameter_supported == Some(true) => {
+            return Err("the authorization response has no `iss`, which its server promised: refused".into());
+        }
+        _ => {}
+    }
+    let code = field("code").ok_or("the authorization response has no code")?;
+    let mut fields = vec![
+        ("grant_type", "authorization_code"),
+        ("code", code),
+        ("redirect_uri", config.redirect_uri.as_str()),
+        ("code_verifier", verifier.as_str()),
+        ("resource", discovered.resource.as_str()),
+    ];
+    let basic = credentials(registration, &mut fields);
+    let answer = post_form(client, &server.token_endpoint, &fields, basic).await?;
+    token_of(&answer, &server.issuer, None)
+}
+
+/// A new token for `token` from its refresh token.
+pub(crate) async fn refresh(
+    client: &HttpClient,
+    discovered: &Discovered,
+    registration: &Registration,
+    refresh_token: &str,
+) -> Result<Token, String> {
+    let mut fields = vec![
+        ("grant_type", "refresh_token"),
+        ("refresh_token", refresh_token),
+        ("resource", discovered.resource.as_str()),
+    ];
+    let basic = credentials(registration, &mut fields);
+    let answer = post_form(client, &discovered.server.token_endpoint, &fields, basic).await?;
+    token_of(&answer, &discovered.server.issuer, Some(refresh_token))
+}
