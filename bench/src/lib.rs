@@ -1,8 +1,10 @@
 //! What the benchmark harnesses share: the calls of `add` and the check of
 //! their answers, percentiles and medians, CPU times from `/proc`, and the
-//! wait for a quiet machine; and, in [`large`], the large results of
-//! `benches/large_results.rs` and `src/bin/large_result_memory.rs`.
+//! wait for a quiet machine; in [`large`], the large results of
+//! `benches/large_results.rs` and `src/bin/large_result_memory.rs`; and, in
+//! [`clients`], the two MCP clients of `src/bin/client_bench.rs`.
 
+pub mod clients;
 pub mod large;
 pub mod rmcp_adder;
 
