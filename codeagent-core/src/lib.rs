@@ -59,8 +59,10 @@ pub mod client;
 pub mod display;
 mod finite_json;
 pub mod mcp;
-#[cfg(any(feature = "agent", feature = "client"))]
+#[cfg(any(feature = "agent", feature = "client", feature = "auth"))]
 mod net;
+#[cfg(any(feature = "client", feature = "auth"))]
+mod oauth;
 pub mod output;
 #[cfg(feature = "provider")]
 pub mod provider;

@@ -4,6 +4,8 @@
 
 mod apps;
 mod ask;
+#[cfg(feature = "auth")]
+pub mod auth;
 mod budget;
 #[cfg(feature = "cli")]
 mod cli;

@@ -92,6 +92,12 @@ impl<'a> Prompts<'a> {
         })))
     }
 
+    /// The OAuth scopes a get of prompt `name` needs (none for an unknown prompt).
+    pub fn scopes(self, name: &str) -> Vec<String> {
+        let prompts = self.toolbox.registry.prompts.snapshot();
+        prompts.find(name).map(|prompt| prompt.spec().scopes().to_vec()).unwrap_or_default()
+    }
+
     /// A receiver that changes whenever prompts are added or removed.
     pub fn changes(self) -> watch::Receiver<u64> {
         self.toolbox.registry.prompts.changes()

@@ -44,6 +44,7 @@ pub struct ToolSpec {
     allow_unknown_arguments: bool,
     ui: Option<Cow<'static, str>>,
     required_capabilities: Vec<&'static str>,
+    scopes: Vec<String>,
     form_problems: Vec<String>,
     result_budget: Option<ResultBudget>,
 }
@@ -66,6 +67,7 @@ impl ToolSpec {
             allow_unknown_arguments: false,
             ui: None,
             required_capabilities: Vec::new(),
+            scopes: Vec::new(),
             form_problems: Vec::new(),
             result_budget: None,
         }
@@ -84,6 +86,7 @@ impl ToolSpec {
             allow_unknown_arguments: true,
             ui: None,
             required_capabilities: Vec::new(),
+            scopes: Vec::new(),
             form_problems: Vec::new(),
             result_budget: None,
         }
@@ -163,6 +166,23 @@ impl ToolSpec {
     pub fn with_required_capability(mut self, capability: &'static str) -> Self {
         self.required_capabilities.push(capability);
         self
+    }
+
+    /// Needs the OAuth scope `scope` (`"sales:write"`): on a server that
+    /// checks tokens (feature `auth`), a token without it is refused the call with `403
+    /// insufficient_scope` naming the scope. Elsewhere it changes nothing.
+    #[must_use]
+    pub fn with_scope(mut self, scope: impl Into<String>) -> Self {
+        let scope = scope.into();
+        if !self.scopes.contains(&scope) {
+            self.scopes.push(scope);
+        }
+        self
+    }
+
+    /// The OAuth scopes a call needs ([`with_scope`](ToolSpec::with_scope)).
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
     }
 
     /// Gives the tool a result budget of its own, which replaces the

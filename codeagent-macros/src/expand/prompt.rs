@@ -29,6 +29,7 @@ pub(crate) fn expand_prompt(prompt: &PromptFn<'_>) -> TokenStream {
     let description = prompt.fun.description(attrs.description.as_ref());
     let title = attrs.title.as_ref().map(|title| quote!(.with_title(#title)));
     let icons = attrs.icons.iter().map(|src| quote!(.with_icon(#p::Icon::new(#src))));
+    let scopes = attrs.scopes.iter().map(|scope| quote!(.with_scope(#scope)));
 
     let mut checks = Vec::new();
     let mut arguments = Vec::new();
@@ -84,7 +85,7 @@ pub(crate) fn expand_prompt(prompt: &PromptFn<'_>) -> TokenStream {
             let spec = #p::PromptSpec::new(#prompt_name)
                 .with_description(#description)
                 #title
-                #(#icons)*;
+                #(#icons)* #(#scopes)*;
             #(#arguments)*
             spec
         },

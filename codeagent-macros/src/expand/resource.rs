@@ -37,6 +37,7 @@ pub(crate) fn expand_resource(resource: &ResourceFn<'_>) -> TokenStream {
         quote!(.with_size(#size))
     });
     let icons = attrs.icons.iter().map(|src| quote!(.with_icon(#p::Icon::new(#src))));
+    let scopes = attrs.scopes.iter().map(|scope| quote!(.with_scope(#scope)));
 
     let mut checks = Vec::new();
     let mut bindings = Vec::new();
@@ -89,7 +90,7 @@ pub(crate) fn expand_resource(resource: &ResourceFn<'_>) -> TokenStream {
                 #title
                 #mime_type
                 #size
-                #(#icons)*
+                #(#icons)* #(#scopes)*
         },
         implementation: quote! {
             impl #p::Resource for #name {

@@ -35,6 +35,7 @@ pub(crate) fn spec_fn_tokens(
     let allow = attrs.allow_unknown_arguments.then(|| quote!(.with_unknown_arguments_allowed()));
     let forms = tool.forms.iter().map(|ty| quote!(.with_elicitation::<#ty>()));
     let requires = attrs.requires.iter().map(|capability| quote!(.with_required_capability(#capability)));
+    let scopes = attrs.scopes.iter().map(|scope| quote!(.with_scope(#scope)));
     let budget = attrs.result_budget.as_ref().map(|choice| match choice {
         BudgetChoice::Unlimited => quote!(.with_result_budget(#p::ResultBudget::unlimited())),
         BudgetChoice::Bytes { value, wire } => {
@@ -68,6 +69,7 @@ pub(crate) fn spec_fn_tokens(
                     #output
                     #(#forms)*
                     #(#requires)*
+                    #(#scopes)*
                     #ui
                     #budget
                     #allow

@@ -5,15 +5,15 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;
 use syn::{Lit, LitStr};
 
-use super::keys::{Located, crate_path, icons, known_key, located_string, parse_keys, string_value};
+use super::keys::{Located, crate_path, icons, known_key, located_string, parse_keys, scopes, string_value};
 use crate::errors::Errors;
 
 /// The keys `#[resource(...)]` accepts.
-pub(crate) const RESOURCE_KEYS: [&str; 8] =
-    ["uri", "name", "title", "description", "mime_type", "size", "icons", "crate"];
+pub(crate) const RESOURCE_KEYS: [&str; 9] =
+    ["uri", "name", "title", "description", "mime_type", "size", "icons", "scopes", "crate"];
 
 /// The keys `#[prompt(...)]` accepts.
-pub(crate) const PROMPT_KEYS: [&str; 5] = ["name", "title", "description", "icons", "crate"];
+pub(crate) const PROMPT_KEYS: [&str; 6] = ["name", "title", "description", "icons", "scopes", "crate"];
 
 /// What `#[resource(...)]` or `#[prompt(...)]` says (a prompt has no `uri`,
 /// `mime_type` or `size`).
@@ -33,6 +33,8 @@ pub(crate) struct ItemAttrs {
     pub(crate) size: Option<Located<u64>>,
     /// `icons = [...]`: the icons' URLs or data: URIs.
     pub(crate) icons: Vec<String>,
+    /// `scopes = [...]`: the OAuth scopes a read or a get needs.
+    pub(crate) scopes: Vec<String>,
     /// `crate = "..."`: the path of the `codeagent` crate.
     pub(crate) krate: Option<syn::Path>,
     seen: Vec<String>,
@@ -66,6 +68,7 @@ impl ItemAttrs {
                 self.size = Some(Located { value, span });
             }
             "icons" => self.icons.extend(icons(meta)?),
+            "scopes" => self.scopes = scopes(meta)?,
             _ => self.krate = Some(crate_path(meta)?),
         }
         Ok(())

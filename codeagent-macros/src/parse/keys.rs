@@ -80,6 +80,36 @@ pub(crate) fn icons(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
         .collect()
 }
 
+/// `scopes = ["sales:write", ...]`: OAuth scope tokens (RFC 6749 §3.3:
+/// visible ASCII without spaces, `"` or `\\`), each spanned when it is not one.
+pub(crate) fn scopes(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
+    const HINT: &str = "`scopes` lists the OAuth scopes a call needs: `scopes = [\"sales:write\"]`";
+    let list: syn::ExprArray = meta.value().map_err(|_| meta.error(HINT))?.parse().map_err(|_| meta.error(HINT))?;
+    list.elems
+        .iter()
+        .map(|element| match element {
+            syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(text), .. }) => {
+                let scope = text.value();
+                let token = !scope.is_empty()
+                    && scope.bytes().all(|b| b == 0x21 || (0x23..=0x5b).contains(&b) || (0x5d..=0x7e).contains(&b));
+                if token {
+                    Ok(scope)
+                } else if scope.is_empty() {
+                    Err(syn::Error::new(text.span(), "an OAuth scope is not empty: `scopes = [\"sales:write\"]`"))
+                } else {
+                    Err(syn::Error::new(
+                        text.span(),
+                        format!(
+                            "`{scope}` is not an OAuth scope: a scope is visible ASCII without spaces, `\"` or `\\`"
+                        ),
+                    ))
+                }
+            }
+            other => Err(syn::Error::new(other.span(), HINT)),
+        })
+        .collect()
+}
+
 /// `crate = "::path"`.
 pub(crate) fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<syn::Path> {
     let path = string_value(meta)?;

@@ -7,11 +7,13 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned as _;
 use syn::{Lit, LitStr, Token};
 
-use super::keys::{Located, crate_path, flag, icons, known_key, located_string, parse_keys, path_text, string_value};
+use super::keys::{
+    Located, crate_path, flag, icons, known_key, located_string, parse_keys, path_text, scopes, string_value,
+};
 use crate::errors::Errors;
 
 /// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
-pub(crate) const TOOL_KEYS: [&str; 15] = [
+pub(crate) const TOOL_KEYS: [&str; 16] = [
     "name",
     "title",
     "description",
@@ -27,6 +29,7 @@ pub(crate) const TOOL_KEYS: [&str; 15] = [
     "ui",
     "requires",
     "result_budget",
+    "scopes",
 ];
 
 /// The client capabilities a tool may require.
@@ -65,6 +68,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) requires: Vec<String>,
     /// `result_budget(...)`: the tool's own result budget.
     pub(crate) result_budget: Option<BudgetChoice>,
+    /// `scopes = [...]`: the OAuth scopes a call needs.
+    pub(crate) scopes: Vec<String>,
     seen: Vec<String>,
 }
 
@@ -113,6 +118,7 @@ impl ToolAttrs {
             "ui" => self.ui = Some(ui_choice(meta)?),
             "requires" => self.requires = capabilities(meta)?,
             "result_budget" => self.result_budget = Some(budget_choice(meta)?),
+            "scopes" => self.scopes = scopes(meta)?,
             "meta" => {
                 let content;
                 syn::parenthesized!(content in meta.input);

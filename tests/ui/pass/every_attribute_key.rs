@@ -13,6 +13,7 @@ use serde_json::json;
     open_world = false,
     icons = ["https://example.com/delete.png", "data:image/png;base64,AAAA"],
     meta(owner = "storage", "com.example/weight" = 3, ratio = -0.5, beta = true),
+    scopes = ["files:write", "files:delete"],
     allow_unknown_arguments
 )]
 fn delete(path: String) -> String {
@@ -38,6 +39,8 @@ async fn main() {
         json!({"owner": "storage", "com.example/weight": 3, "ratio": -0.5, "beta": true})
     );
     assert!(definition.input_schema.get("additionalProperties").is_none());
+    let tool = toolbox.tools().find("files.delete-v2").unwrap();
+    assert_eq!(tool.spec().scopes(), ["files:write", "files:delete"]);
     let result = toolbox.tools().call("files.delete-v2", json!({"path": "a.txt", "force": true})).await.unwrap();
     assert_eq!((result.value(), result.is_error()), ("deleted a.txt", false));
 }

@@ -7,9 +7,9 @@
 use serde::Deserialize;
 
 use super::challenge::Challenge;
-use super::fetch::get_json;
-use super::url;
 use crate::net::HttpClient;
+use crate::oauth::fetch::get_json;
+use crate::oauth::url;
 
 /// An authorization server's metadata, the fields this client uses.
 #[derive(Clone, Debug, Deserialize)]
@@ -92,32 +92,16 @@ pub(crate) async fn discover(
     Ok(Discovered { resource: metadata.resource, scopes_supported: metadata.scopes_supported, server })
 }
 
-/// The metadata of the authorization server `issuer`, from the first
-/// well-known URL that has it; its `issuer` must be `issuer`, exactly.
+/// The metadata of the authorization server `issuer`, which must support
+/// PKCE with S256.
 async fn server_metadata(client: &HttpClient, issuer: &str) -> Result<ServerMetadata, String> {
-    let mut tried = Vec::new();
-    for candidate in url::server_metadata_urls(issuer) {
-        let answer = get_json(client, &candidate).await?;
-        if !answer.status.is_success() {
-            tried.push(format!("{candidate} (HTTP {})", answer.status.as_u16()));
-            continue;
-        }
-        let metadata: ServerMetadata = serde_json::from_value(answer.json)
-            .map_err(|error| format!("the authorization server metadata at {candidate} is not valid: {error}"))?;
-        if metadata.issuer != issuer {
-            return Err(format!(
-                "the authorization server metadata at {candidate} is for issuer `{}`, not `{issuer}`: refused",
-                metadata.issuer
-            ));
-        }
-        let s256 = metadata
-            .code_challenge_methods_supported
-            .as_ref()
-            .is_some_and(|methods| methods.iter().any(|m| m == "S256"));
-        if !s256 {
-            return Err(format!("the authorization server `{issuer}` does not support PKCE with S256: refused"));
-        }
-        return Ok(metadata);
+    let (found_at, document) = crate::oauth::server_metadata(client, issuer).await?;
+    let metadata: ServerMetadata = serde_json::from_value(document)
+        .map_err(|error| format!("the authorization server metadata at {found_at} is not valid: {error}"))?;
+    let s256 =
+        metadata.code_challenge_methods_supported.as_ref().is_some_and(|methods| methods.iter().any(|m| m == "S256"));
+    if !s256 {
+        return Err(format!("the authorization server `{issuer}` does not support PKCE with S256: refused"));
     }
-    Err(format!("no metadata for the authorization server `{issuer}`: tried {}", tried.join(", ")))
+    Ok(metadata)
 }

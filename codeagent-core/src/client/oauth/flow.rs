@@ -9,10 +9,10 @@ use base64::prelude::BASE64_URL_SAFE_NO_PAD;
 use serde_json::json;
 
 use super::discovery::{Discovered, ServerMetadata};
-use super::fetch::{Answer, post_form, post_json, redirect_of};
-use super::url::{query, with_query};
 use super::{Authorizer, Config};
 use crate::net::HttpClient;
+use crate::oauth::fetch::{Answer, post_form, post_json, redirect_of};
+use crate::oauth::url::{query, with_query};
 
 /// How a client proves itself at the token endpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -37,9 +37,7 @@
 
 mod challenge;
 mod discovery;
-mod fetch;
 mod flow;
-mod url;
 
 use std::future::Future;
 use std::pin::Pin;

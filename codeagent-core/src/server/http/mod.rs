@@ -57,6 +57,8 @@ pub struct HttpOptions {
     hosts: Option<Vec<String>>,
     origins: Option<Vec<String>>,
     authorizer: Option<Arc<dyn Authorize>>,
+    #[cfg(feature = "auth")]
+    pub(crate) resource_server: Option<crate::server::auth::ResourceServer>,
     body_limit: usize,
     request_timeout: Duration,
     pub(crate) header_timeout: Duration,
@@ -99,6 +101,8 @@ impl HttpOptions {
             hosts: Some(loopback.clone()),
             origins: Some(loopback),
             authorizer: None,
+            #[cfg(feature = "auth")]
+            resource_server: None,
             body_limit: 4 * 1024 * 1024,
             request_timeout: Duration::from_secs(300),
             header_timeout: Duration::from_secs(10),
@@ -140,6 +144,17 @@ impl HttpOptions {
     #[must_use]
     pub fn with_authorizer(mut self, authorizer: impl Authorize) -> Self {
         self.authorizer = Some(Arc::new(authorizer));
+        self
+    }
+
+    /// Makes the endpoint an OAuth 2.1 resource server (feature `auth`):
+    /// its protected resource metadata served, every request's bearer token
+    /// checked by `resource_server`, scopes required per tool, resource and
+    /// prompt; see [`server::auth`](crate::server::auth).
+    #[cfg(feature = "auth")]
+    #[must_use]
+    pub fn with_resource_server(mut self, resource_server: crate::server::auth::ResourceServer) -> Self {
+        self.resource_server = Some(resource_server);
         self
     }
 
@@ -263,5 +278,13 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Result<Router
     let page = http.options.host_page && path != "/";
     let router = Router::new().route(&path, post(routes::post).get(routes::get).delete(routes::delete));
     let router = if page { router.route("/", get(page::get)) } else { router };
+    #[cfg(feature = "auth")]
+    let router = match &http.options.resource_server {
+        Some(resource_server) => resource_server
+            .metadata_paths()
+            .iter()
+            .fold(router, |router, path| router.route(path, get(routes::resource_metadata))),
+        None => router,
+    };
     Ok(router.with_state(Arc::new(http)))
 }

@@ -38,6 +38,68 @@ fn refusal(http: &Http, headers: &HeaderMap) -> Option<Response> {
     authorizer.authorize(headers).err().map(|refusal| unauthorized(&refusal))
 }
 
+/// Whom a request speaks for: the holder of its access token, where the
+/// endpoint is a resource server (`None` elsewhere); or its refusal.
+async fn admit(http: &Http, headers: &HeaderMap) -> Result<Admitted, Response> {
+    if let Some(refusal) = refusal(http, headers) {
+        return Err(refusal);
+    }
+    #[cfg(feature = "auth")]
+    if let Some(resource_server) = &http.options.resource_server {
+        let authorization = headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok());
+        return match resource_server.admit(authorization).await {
+            Ok(holder) => Ok(Some(holder)),
+            Err(refusal) => Err(auth_refusal(&refusal)),
+        };
+    }
+    Ok(None)
+}
+
+/// The holder of a request's token, where tokens are checked.
+#[cfg(feature = "auth")]
+type Admitted = Option<crate::server::auth::Holder>;
+/// Nothing: without the `auth` feature no token is checked.
+#[cfg(not(feature = "auth"))]
+type Admitted = Option<()>;
+
+/// The response to a refusal of the resource server.
+#[cfg(feature = "auth")]
+fn auth_refusal(refusal: &crate::server::auth::Refusal) -> Response {
+    let refused = super::guard::Unauthorized {
+        status: refusal.status,
+        message: refusal.message.clone(),
+        challenge: Some(refusal.challenge.clone()),
+    };
+    unauthorized(&refused)
+}
+
+/// The `403` for a request whose token lacks the scopes of the tool,
+/// resource or prompt it names.
+#[cfg(feature = "auth")]
+fn forbidden_scope(http: &Http, holder: &Admitted, request: &Request) -> Option<Response> {
+    let (resource_server, holder) = (http.options.resource_server.as_ref()?, holder.as_ref()?);
+    let params = Value::Object(request.params.clone());
+    let needed = crate::server::auth::needed(&http.engine.toolbox, &request.method, &params);
+    resource_server.forbid(holder, &needed).map(|refusal| auth_refusal(&refusal))
+}
+
+/// Without the `auth` feature no scope is checked.
+#[cfg(not(feature = "auth"))]
+fn forbidden_scope(_: &Http, _: &Admitted, _: &Request) -> Option<Response> {
+    None
+}
+
+/// GET of the protected resource metadata (RFC 9728), readable from any origin.
+#[cfg(feature = "auth")]
+pub(crate) async fn resource_metadata(State(http): State<Arc<Http>>) -> Response {
+    let Some(resource_server) = &http.options.resource_server else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let body = resource_server.metadata().to_string();
+    (StatusCode::OK, [(header::CONTENT_TYPE, "application/json"), (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*")], body)
+        .into_response()
+}
+
 fn refuse(status: StatusCode, id: &Value, message: impl Into<String>) -> Response {
     rpc_error(status, id, &RpcError::new(INVALID_REQUEST, message))
 }
@@ -61,9 +123,10 @@ fn header_version(headers: &HeaderMap) -> Option<Result<ProtocolVersion, String>
 
 /// POST: one JSON-RPC message (or a 2025-03-26 batch).
 pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body: Body) -> Response {
-    if let Some(refusal) = refusal(&http, &headers) {
-        return refusal;
-    }
+    let holder = match admit(&http, &headers).await {
+        Ok(holder) => holder,
+        Err(refusal) => return refusal,
+    };
     let content_type = headers.get(header::CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or_default();
     if !content_type.starts_with("application/json") {
         let message = "Unsupported Media Type: send the message as application/json";
@@ -90,7 +153,13 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
         }
     };
     let header_modern = matches!(header_version(&headers), Some(Ok(version)) if version.is_modern());
-    match read(&bytes) {
+    let incoming = read(&bytes);
+    if let Incoming::Request(request) = &incoming
+        && let Some(refusal) = forbidden_scope(&http, &holder, request)
+    {
+        return refusal;
+    }
+    match incoming {
         Incoming::Invalid { id, error } => rpc_error(StatusCode::BAD_REQUEST, &id, &error),
         Incoming::Request(request)
             if header_modern || is_modern_request(Method::from_name(&request.method), &request.params) =>
@@ -228,7 +297,7 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
 
 /// GET: the stream of a legacy session's server-initiated messages.
 pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Some(refusal) = refusal(&http, &headers) {
+    if let Err(refusal) = admit(&http, &headers).await {
         return refusal;
     }
     if session_id(&headers).is_none() {
@@ -262,7 +331,7 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
 
 /// DELETE: ends a legacy session.
 pub(crate) async fn delete(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Some(refusal) = refusal(&http, &headers) {
+    if let Err(refusal) = admit(&http, &headers).await {
         return refusal;
     }
     let Some(id) = session_id(&headers) else {

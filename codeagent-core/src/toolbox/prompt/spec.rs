@@ -20,6 +20,7 @@ pub struct PromptSpec {
     arguments: Vec<PromptArgument>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
+    scopes: Vec<String>,
 }
 
 /// One argument of a prompt: always a string.
@@ -104,6 +105,7 @@ impl PromptSpec {
             arguments: Vec::new(),
             icons: Vec::new(),
             meta: None,
+            scopes: Vec::new(),
         }
     }
 
@@ -134,6 +136,23 @@ impl PromptSpec {
     pub fn with_icon(mut self, icon: Icon) -> Self {
         self.icons.push(icon);
         self
+    }
+
+    /// Needs the OAuth scope `scope` to be got: on a server that checks
+    /// tokens (feature `auth`), a token without it is refused with `403
+    /// insufficient_scope`. Elsewhere it changes nothing.
+    #[must_use]
+    pub fn with_scope(mut self, scope: impl Into<String>) -> Self {
+        let scope = scope.into();
+        if !self.scopes.contains(&scope) {
+            self.scopes.push(scope);
+        }
+        self
+    }
+
+    /// The OAuth scopes a get needs ([`with_scope`](Self::with_scope)).
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
     }
 
     /// Adds a `_meta` entry (sent from 2025-06-18).

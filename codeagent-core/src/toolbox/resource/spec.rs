@@ -32,6 +32,7 @@ pub struct ResourceSpec {
     annotations: Option<Annotations>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
+    scopes: Vec<String>,
     completers: BTreeMap<String, Completer>,
     cache: Option<CacheHint>,
 }
@@ -88,6 +89,7 @@ impl ResourceSpec {
             annotations: None,
             icons: Vec::new(),
             meta: None,
+            scopes: Vec::new(),
             completers: BTreeMap::new(),
             cache: None,
         }
@@ -134,6 +136,23 @@ impl ResourceSpec {
     pub fn with_icon(mut self, icon: Icon) -> Self {
         self.icons.push(icon);
         self
+    }
+
+    /// Needs the OAuth scope `scope` to be read: on a server that checks
+    /// tokens (feature `auth`), a token without it is refused with `403
+    /// insufficient_scope`. Elsewhere it changes nothing.
+    #[must_use]
+    pub fn with_scope(mut self, scope: impl Into<String>) -> Self {
+        let scope = scope.into();
+        if !self.scopes.contains(&scope) {
+            self.scopes.push(scope);
+        }
+        self
+    }
+
+    /// The OAuth scopes a read needs ([`with_scope`](Self::with_scope)).
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
     }
 
     /// Adds a `_meta` entry (sent from 2025-06-18).
