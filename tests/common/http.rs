@@ -65,6 +65,11 @@ impl Drop for Endpoint {
 
 pub async fn start(server: Server, options: HttpOptions) -> Endpoint {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("binding 127.0.0.1:0");
+    start_on(listener, server, options).await
+}
+
+/// [`start`] on a listener bound already (for options that name its address).
+pub async fn start_on(listener: TcpListener, server: Server, options: HttpOptions) -> Endpoint {
     let addr = listener.local_addr().unwrap();
     let toolbox = server.toolbox().clone();
     // The server's own accept loop, with its timeouts.

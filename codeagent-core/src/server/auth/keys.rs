@@ -1,7 +1,8 @@
 //! The issuer's signing keys: its JWKS, found from its metadata (`jwks_uri`)
 //! and cached; a token signed with a key id the cache lacks fetches the set
-//! again, at most once every [`REFETCH_EVERY`], so a key rotation needs no
-//! restart and a flood of made-up key ids costs the issuer nothing.
+//! again, at most once every 30 seconds unless told otherwise, so a key
+//! rotation needs no restart and a flood of made-up key ids costs the issuer
+//! nothing.
 
 use std::time::{Duration, Instant};
 
@@ -11,9 +12,6 @@ use tokio::sync::Mutex;
 
 use crate::net::HttpClient;
 use crate::oauth::fetch::get_json;
-
-/// The least time between two fetches of the key set.
-pub(crate) const REFETCH_EVERY: Duration = Duration::from_secs(30);
 
 /// The key set of one issuer.
 pub(crate) struct Keys {
@@ -34,13 +32,19 @@ impl Keys {
         Keys { issuer: issuer.to_owned(), cache: Mutex::default() }
     }
 
-    /// The key `kid` names (or the only key, for a token without `kid`).
-    pub(crate) async fn key(&self, client: &HttpClient, kid: Option<&str>) -> Result<(Jwk, DecodingKey), String> {
+    /// The key `kid` names (or the only key, for a token without `kid`),
+    /// fetching the set again when it lacks it and `refetch_every` has passed.
+    pub(crate) async fn key(
+        &self,
+        client: &HttpClient,
+        kid: Option<&str>,
+        refetch_every: Duration,
+    ) -> Result<(Jwk, DecodingKey), String> {
         let mut cache = self.cache.lock().await;
         if let Some(found) = cache.set.as_ref().and_then(|set| pick(set, kid)) {
             return found;
         }
-        let due = cache.fetched.is_none_or(|at| at.elapsed() >= REFETCH_EVERY);
+        let due = cache.fetched.is_none_or(|at| at.elapsed() >= refetch_every);
         if !due {
             return Err(unknown(kid));
         }

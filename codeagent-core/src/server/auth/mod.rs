@@ -42,6 +42,8 @@ pub(crate) use token::Holder;
 
 /// The leeway on `exp` and `nbf` unless told otherwise.
 pub const DEFAULT_LEEWAY: Duration = Duration::from_secs(30);
+/// The least time between two fetches of the issuer's keys unless told otherwise.
+pub const DEFAULT_KEY_REFETCH: Duration = Duration::from_secs(30);
 
 /// Checks the bearer tokens of a Streamable HTTP endpoint; see the
 /// [module](self). Given to [`HttpOptions::with_resource_server`](crate::server::http::HttpOptions::with_resource_server).
@@ -58,6 +60,7 @@ struct Config {
     resource: String,
     scopes_supported: Vec<String>,
     leeway: Duration,
+    key_refetch: Duration,
     introspection: Option<Introspection>,
     hide_unauthorized: bool,
 }
@@ -101,6 +104,7 @@ impl ResourceServer {
             resource: resource.into(),
             scopes_supported: Vec::new(),
             leeway: DEFAULT_LEEWAY,
+            key_refetch: DEFAULT_KEY_REFETCH,
             introspection: None,
             hide_unauthorized: false,
             issuer: issuer.clone(),
@@ -130,6 +134,15 @@ impl ResourceServer {
     #[must_use]
     pub fn with_leeway(self, leeway: Duration) -> Self {
         self.edit(|config| config.leeway = leeway)
+    }
+
+    /// The least time between two fetches of the issuer's keys, when a
+    /// token names a key the cached set lacks ([`DEFAULT_KEY_REFETCH`]
+    /// unless set): a rotated key is picked up at most this long after the
+    /// last fetch.
+    #[must_use]
+    pub fn with_key_refetch(self, every: Duration) -> Self {
+        self.edit(|config| config.key_refetch = every)
     }
 
     /// Checks tokens at the issuer's RFC 7662 introspection `endpoint`
@@ -251,7 +264,8 @@ impl ResourceServer {
                     .await
             }
             None => {
-                token::verify_jwt(&self.client, &self.keys, token, &config.issuer, &config.resource, config.leeway)
+                let timing = (config.leeway, config.key_refetch);
+                token::verify_jwt(&self.client, &self.keys, token, &config.issuer, &config.resource, timing)
                     .await
             }
         }

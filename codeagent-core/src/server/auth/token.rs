@@ -60,14 +60,14 @@ pub(crate) async fn verify_jwt(
     token: &str,
     issuer: &str,
     resource: &str,
-    leeway: Duration,
+    (leeway, refetch_every): (Duration, Duration),
 ) -> Result<Holder, String> {
     // `alg: none` is no algorithm here: its header does not parse.
     let header = decode_header(token).map_err(|error| format!("the token is not a signed JWT: {error}"))?;
     if !ASYMMETRIC.contains(&header.alg) {
         return Err(format!("tokens signed with {:?} are refused: the issuer signs with a private key", header.alg));
     }
-    let (_, key) = keys.key(client, header.kid.as_deref()).await?;
+    let (_, key) = keys.key(client, header.kid.as_deref(), refetch_every).await?;
     let mut validation = Validation::new(header.alg);
     validation.set_issuer(&[issuer]);
     validation.set_audience(&[resource]);
