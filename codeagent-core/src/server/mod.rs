@@ -17,12 +17,16 @@ mod info;
 mod input;
 pub mod jsonrpc;
 mod lines;
+pub mod middleware;
+#[cfg(feature = "otel")]
+pub mod otel;
 mod outlet;
 mod peer;
 mod state;
 mod stdio;
 #[cfg(feature = "http")]
 pub mod store;
+pub mod trace;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -106,6 +110,7 @@ impl Server {
                 results: Arc::new(ResultStore::new(DEFAULT_RESULT_TTL, DEFAULT_RESULT_STORE_BYTES)),
                 #[cfg(feature = "http")]
                 shared_results: None,
+                middleware: Arc::new([]),
             },
             message_limit: DEFAULT_MESSAGE_LIMIT,
             state_key_problem,
@@ -238,6 +243,77 @@ impl Server {
         let ttl = self.engine.results.ttl();
         self.engine.results = Arc::new(ResultStore::new(ttl, bytes));
         self
+    }
+
+    /// Adds `middleware` around every request the server handles, inside
+    /// the middleware added before it (the first added runs first and sees
+    /// the response last). See [`middleware`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use codeagent_core::server::{Server, middleware::{ConcurrencyLimit, RequestLog, Timeout}};
+    /// # let toolbox = codeagent_core::toolbox::Toolbox::new();
+    ///
+    /// let server = Server::new(toolbox)
+    ///     .with_middleware(RequestLog::new())
+    ///     .with_middleware(ConcurrencyLimit::new(8))
+    ///     .with_middleware(Timeout::new(Duration::from_secs(60)));
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn with_middleware(mut self, middleware: impl middleware::Middleware) -> Self {
+        let mut chain: Vec<Arc<dyn middleware::Middleware>> = self.engine.middleware.iter().cloned().collect();
+        chain.push(Arc::new(middleware));
+        self.engine.middleware = chain.into();
+        self
+    }
+
+    /// Adds a closure around every request: it gets the
+    /// [`Request`](middleware::Request) and the [`Next`](middleware::Next)
+    /// step, and returns the [`Response`](middleware::Response).
+    ///
+    /// ```
+    /// use codeagent_core::server::Server;
+    /// # let toolbox = codeagent_core::toolbox::Toolbox::new();
+    ///
+    /// let server = Server::new(toolbox).around(|request, next| async move {
+    ///     let method = request.method().to_owned();
+    ///     let response = next.run(request).await;
+    ///     tracing::debug!(method, outcome = response.outcome(), "answered");
+    ///     response
+    /// });
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn around<F, Fut>(self, around: F) -> Self
+    where
+        F: Fn(middleware::Request, middleware::Next) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = middleware::Response> + Send + 'static,
+    {
+        self.with_middleware(around)
+    }
+
+    /// Adds a closure around every `tools/call` (other requests pass it by).
+    ///
+    /// ```
+    /// use codeagent_core::server::{Server, middleware::Response};
+    /// # let toolbox = codeagent_core::toolbox::Toolbox::new();
+    ///
+    /// let server = Server::new(toolbox).around_calls(|call, next| async move {
+    ///     if call.name() == Some("drop_tables") {
+    ///         return Response::tool_error(&call, "drop_tables is switched off on this server");
+    ///     }
+    ///     next.run(call).await
+    /// });
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn around_calls<F, Fut>(self, around: F) -> Self
+    where
+        F: Fn(middleware::Request, middleware::Next) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = middleware::Response> + Send + 'static,
+    {
+        self.with_middleware(middleware::Only::methods(&["tools/call"], around))
     }
 
     /// Why the server has no usable state keys, when it has none: serving

@@ -40,6 +40,8 @@ pub(crate) struct Peer {
     subscriptions: Mutex<BTreeSet<String>>,
     /// The capabilities the client declared at `initialize`.
     capabilities: Mutex<Value>,
+    /// The `clientInfo` the client sent at `initialize`.
+    client_info: Mutex<Value>,
     /// The questions asked of the client and not answered yet, by id.
     questions: Mutex<HashMap<Key, oneshot::Sender<Answer>>>,
     /// The number of the next question.
@@ -54,6 +56,11 @@ pub(crate) type Answer = Result<Value, Value>;
 pub(crate) struct Slot {
     /// Fires when the request is stopped, for whatever reason.
     pub(crate) stop: CancellationToken,
+    /// Fires when the client withdrew the request (cancelled it, or went
+    /// away): no response is owed. It stops the request too (`stop` is its
+    /// child), while stopping the request from inside (a middleware's
+    /// timeout) leaves it alone.
+    pub(crate) withdrawn: CancellationToken,
     /// Set once the request is answered (or given up): no notification about it
     /// may follow.
     pub(crate) done: AtomicBool,
@@ -123,7 +130,8 @@ impl Peer {
                 format!("Invalid request: a request with id {id} is already in progress"),
             )),
             Entry::Vacant(entry) => {
-                let slot = Arc::new(Slot { stop: self.closed.child_token(), done: AtomicBool::new(false) });
+                let withdrawn = self.closed.child_token();
+                let slot = Arc::new(Slot { stop: withdrawn.child_token(), withdrawn, done: AtomicBool::new(false) });
                 entry.insert(Arc::clone(&slot));
                 Ok(slot)
             }
@@ -136,12 +144,23 @@ impl Peer {
         lock(&self.inflight).remove(&key(id)).is_some()
     }
 
+    /// Takes request `id` out of the table if `slot` is still what it holds
+    /// for it (not a later request that reused the id).
+    pub(crate) fn complete_slot(&self, id: &Value, slot: &Arc<Slot>) {
+        let mut inflight = lock(&self.inflight);
+        if let Entry::Occupied(entry) = inflight.entry(key(id))
+            && Arc::ptr_eq(entry.get(), slot)
+        {
+            entry.remove();
+        }
+    }
+
     /// Stops request `id` at the client's wish: no response will be sent.
     /// Unknown or finished ids are ignored.
     pub(crate) fn cancel(&self, id: &Value) {
         if let Some(slot) = lock(&self.inflight).remove(&key(id)) {
             slot.finish();
-            slot.stop.cancel();
+            slot.withdrawn.cancel();
         }
     }
 
@@ -163,6 +182,16 @@ impl Peer {
     /// The capabilities the client declared at `initialize`.
     pub(crate) fn capabilities(&self) -> Value {
         lock(&self.capabilities).clone()
+    }
+
+    /// Records the `clientInfo` the client sent at `initialize`.
+    pub(crate) fn set_client_info(&self, info: Value) {
+        *lock(&self.client_info) = info;
+    }
+
+    /// The `clientInfo` the client sent at `initialize` (`null` before).
+    pub(crate) fn client_info(&self) -> Value {
+        lock(&self.client_info).clone()
     }
 
     /// Opens a question: its id (unique for this client, and unlike any id a

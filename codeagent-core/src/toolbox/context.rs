@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 pub use tokio_util::sync::CancellationToken;
 
 use super::ask::Asker;
+use super::caller::Caller;
 use crate::mcp::meta::PROGRESS_TOKEN_KEY;
 use crate::mcp::{Notification, ProtocolVersion};
 
@@ -86,6 +87,7 @@ struct ContextState {
     log_level: Option<LogLevel>,
     protocol_version: Option<ProtocolVersion>,
     asker: Option<Arc<dyn Asker>>,
+    caller: Option<Caller>,
 }
 
 /// Everything a server knows about a request, to build its [`Context`].
@@ -105,6 +107,8 @@ pub(crate) struct RequestInfo {
     pub(crate) protocol_version: Option<ProtocolVersion>,
     /// Where the tool's questions to the client go.
     pub(crate) asker: Option<Arc<dyn Asker>>,
+    /// Who sent the request, when an authorisation layer or a middleware said.
+    pub(crate) caller: Option<Caller>,
 }
 
 impl Context {
@@ -129,6 +133,7 @@ impl Context {
                 log_level: info.log_level,
                 protocol_version: info.protocol_version,
                 asker: info.asker,
+                caller: info.caller,
             }),
         }
     }
@@ -146,6 +151,13 @@ impl Context {
     /// The JSON-RPC id of the request, when there is one.
     pub fn request_id(&self) -> Option<&Value> {
         self.inner.request_id.as_ref()
+    }
+
+    /// Who sent the request, when an authorisation layer or a
+    /// [middleware](crate::server::middleware) established it
+    /// ([`Request::set_caller`](crate::server::middleware::Request::set_caller)).
+    pub fn caller(&self) -> Option<&Caller> {
+        self.inner.caller.as_ref()
     }
 
     /// The protocol version of the request, when served over MCP.

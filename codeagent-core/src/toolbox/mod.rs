@@ -8,6 +8,7 @@
 
 pub(crate) mod ask;
 pub(crate) mod budget;
+mod caller;
 pub(crate) mod completion;
 mod constraints;
 pub(crate) mod context;
@@ -35,6 +36,7 @@ use std::sync::Arc;
 
 pub(crate) use ask::{Ask, AskError, AskFuture, AskMethod, Asker};
 pub(crate) use budget::ResultBudget;
+pub use caller::Caller;
 pub(crate) use completion::Completer;
 pub use context::{CancellationToken, Context, LogLevel};
 pub(crate) use context::{Notifier, RequestInfo};

@@ -49,6 +49,7 @@ impl Engine {
         peer.set_capabilities(
             params.get("capabilities").filter(|value| value.is_object()).cloned().unwrap_or_default(),
         );
+        peer.set_client_info(params.get("clientInfo").filter(|value| value.is_object()).cloned().unwrap_or_default());
         peer.update(|negotiated| {
             negotiated.version = Some(version);
             negotiated.initialized = false;

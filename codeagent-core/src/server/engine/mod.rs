@@ -7,6 +7,7 @@
 mod batch;
 mod call;
 mod call_refusal;
+mod chain;
 mod input;
 mod listen;
 mod methods;
@@ -58,6 +59,8 @@ pub(crate) struct Engine {
     /// Where results over budget are also kept, for other instances to read.
     #[cfg(feature = "http")]
     pub(crate) shared_results: Option<Arc<dyn crate::server::store::Store>>,
+    /// The middleware every request passes through, outermost first.
+    pub(crate) middleware: super::middleware::Chain,
 }
 
 /// How a request reaches back to its client while it runs.
@@ -74,6 +77,13 @@ pub(crate) struct Route {
     /// stream to hear as well (with a shared store).
     #[cfg(feature = "http")]
     pub(crate) remote_changes: Option<tokio::sync::broadcast::Sender<String>>,
+    /// Who sent the request, once an authorisation layer (or a middleware)
+    /// established it.
+    pub(crate) caller: Option<crate::toolbox::Caller>,
+    /// The HTTP headers of the request, for middleware to see (kept only
+    /// when the server has middleware).
+    #[cfg(feature = "http")]
+    pub(crate) headers: Option<Arc<axum::http::HeaderMap>>,
 }
 
 impl Route {
@@ -85,6 +95,9 @@ impl Route {
             deadline: None,
             #[cfg(feature = "http")]
             remote_changes: None,
+            caller: None,
+            #[cfg(feature = "http")]
+            headers: None,
         }
     }
 }
@@ -128,6 +141,7 @@ pub(super) fn request_context(
         log_level: era.log_level,
         protocol_version: Some(era.version),
         asker,
+        caller: route.caller.clone(),
     })
 }
 
@@ -193,6 +207,23 @@ impl Engine {
             Ok(slot) => slot,
             Err(error) => return Reply::error(&id, &error),
         };
+        if !self.middleware.is_empty() {
+            return self.through_middleware(peer, Request { id, method: name, params }, era, slot, route);
+        }
+        self.dispatch(peer, Request { id, method: name, params }, era, slot, route)
+    }
+
+    /// Hands registered request `request` to its method's handler.
+    fn dispatch(
+        self: &Arc<Self>,
+        peer: &Arc<Peer>,
+        request: Request,
+        era: Era,
+        slot: Arc<Slot>,
+        route: &Route,
+    ) -> Reply {
+        let Request { id, method: name, params } = request;
+        let method = Method::from_name(&name);
         let answer = match method.filter(|method| method.exists_in(era.version)) {
             Some(Method::ToolsCall) => return self.call(peer, id, era, params, slot, route),
             Some(Method::SubscriptionsListen) => return self.listen(peer, id, params, slot, route),

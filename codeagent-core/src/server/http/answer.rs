@@ -4,9 +4,10 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
@@ -40,6 +41,8 @@ pub(crate) struct Answering<'a> {
     pub(crate) logs: Option<&'a StreamLogs>,
     /// The changes other instances announce (with a shared store).
     pub(crate) remote_changes: Option<broadcast::Sender<String>>,
+    /// The request's headers, for middleware (when the server has some).
+    pub(crate) headers: Option<Arc<HeaderMap>>,
 }
 
 /// The HTTP response to `message` from `peer`.
@@ -52,13 +55,28 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
         hangup: hangup.clone(),
         deadline: Some(how.deadline),
         remote_changes: how.remote_changes.clone(),
+        caller: None,
+        headers: how.headers.clone(),
     };
-    let pending = match engine.receive(peer, message, &route) {
+    let mut pending = match engine.receive(peer, message, &route) {
         Reply::Now(None) => return accepted(),
         Reply::Now(Some(message)) => return json(status(&how, &message), &message),
         Reply::Later(pending) => pending,
     };
     drop(route);
+    // Through middleware every answer is pending: one decided when first
+    // polled, with no notification before it, is still a JSON body, as it
+    // is without middleware.
+    if !engine.middleware.is_empty()
+        && receiver.is_empty()
+        && let Poll::Ready(message) = poll_once(&mut pending).await
+        && receiver.is_empty()
+    {
+        return match message {
+            Some(message) => json(status(&how, &message), &message),
+            None => StatusCode::NO_CONTENT.into_response(),
+        };
+    }
     if !how.sse {
         drop(sender);
         return match run_to_json(pending, hangup).await {
@@ -77,6 +95,11 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
         Some(logs) => resumable(logs, receiver, how.keep_alive),
         None => sse(receiver, how.keep_alive),
     }
+}
+
+/// Polls `pending` once, in the request's task.
+async fn poll_once(pending: &mut Pending) -> Poll<Option<Value>> {
+    std::future::poll_fn(|cx| Poll::Ready(pending.as_mut().poll(cx))).await
 }
 
 /// Runs `pending` in a task of its own, so it finishes even when the client

@@ -184,7 +184,7 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
                 Ok(None) => return accepted(),
                 Err(error) => return store_failed(&Value::Null, &error),
             };
-            let how = Answering { batch, ..http.answering(false, false, None) };
+            let how = Answering { batch, ..http.answering(&headers, false, false, None) };
             let response = answer(&http.engine, &session.peer, message, how).await;
             persisted(&http, &session, &Value::Null, response).await
         }
@@ -254,7 +254,7 @@ async fn modern_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
     }
     let sse = accepts_sse(headers) || method == Some(Method::SubscriptionsListen);
     let peer = Peer::new();
-    answer(&http.engine, &peer, Incoming::Request(request), http.answering(sse, true, None)).await
+    answer(&http.engine, &peer, Incoming::Request(request), http.answering(headers, sse, true, None)).await
 }
 
 /// A legacy request: `initialize` opens a session; everything else needs one.
@@ -271,7 +271,8 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
         };
         let id = request.id.clone();
         let message = Incoming::Request(request);
-        let mut response = answer(&http.engine, &session.peer, message, http.answering(sse, false, None)).await;
+        let mut response =
+            answer(&http.engine, &session.peer, message, http.answering(headers, sse, false, None)).await;
         if let Err(error) = http.sessions.persist(&session).await {
             // A session other instances cannot find is no session: refused whole.
             let _ = http.sessions.end(&session_id).await;
@@ -291,7 +292,8 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
     let logs = resumable.then_some(&session.logs);
     let id = request.id.clone();
     let response =
-        answer(&http.engine, &session.peer, Incoming::Request(request), http.answering(sse, false, logs)).await;
+        answer(&http.engine, &session.peer, Incoming::Request(request), http.answering(headers, sse, false, logs))
+            .await;
     persisted(http, &session, &id, response).await
 }
 
@@ -351,7 +353,13 @@ fn method_not_allowed(message: &str) -> Response {
 }
 
 impl Http {
-    fn answering<'a>(&self, sse: bool, modern: bool, logs: Option<&'a super::resume::StreamLogs>) -> Answering<'a> {
+    fn answering<'a>(
+        &self,
+        headers: &HeaderMap,
+        sse: bool,
+        modern: bool,
+        logs: Option<&'a super::resume::StreamLogs>,
+    ) -> Answering<'a> {
         Answering {
             sse,
             batch: false,
@@ -361,6 +369,7 @@ impl Http {
             keep_alive: self.options.keep_alive,
             logs,
             remote_changes: self.sessions.shared().map(|shared| shared.remote_changes.clone()),
+            headers: (!self.engine.middleware.is_empty()).then(|| Arc::new(headers.clone())),
         }
     }
 }

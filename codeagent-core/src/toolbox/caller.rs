@@ -1,0 +1,55 @@
+//! Who sent a request: the identity an authorisation layer (or a middleware
+//! acting as one) establishes, seen by every later middleware and by tools.
+
+use serde_json::{Map, Value};
+
+/// The identity of a request's caller.
+///
+/// Nothing fills it in by default: a transport's authorisation layer, or a
+/// [middleware](crate::server::middleware) reading the request's headers or
+/// `_meta`, sets it with
+/// [`Request::set_caller`](crate::server::middleware::Request::set_caller);
+/// later middleware (a [`RateLimit`](crate::server::middleware) per caller)
+/// and the tool's [`Context::caller`](crate::toolbox::Context::caller) see it.
+///
+/// ```
+/// use codeagent_core::toolbox::Caller;
+///
+/// let caller = Caller::new("alice").with_claim("scope", "tools:read");
+/// assert_eq!(caller.subject(), "alice");
+/// assert_eq!(caller.claim("scope").and_then(|scope| scope.as_str()), Some("tools:read"));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Caller {
+    subject: String,
+    claims: Map<String, Value>,
+}
+
+impl Caller {
+    /// A caller known by `subject` (a user name, a client id, a token's `sub`).
+    pub fn new(subject: impl Into<String>) -> Self {
+        Caller { subject: subject.into(), claims: Map::new() }
+    }
+
+    /// Adds claim `name` (a scope, a tenant, an issuer...).
+    #[must_use]
+    pub fn with_claim(mut self, name: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.claims.insert(name.into(), value.into());
+        self
+    }
+
+    /// Who the caller is.
+    pub fn subject(&self) -> &str {
+        &self.subject
+    }
+
+    /// Claim `name`, if the caller has it.
+    pub fn claim(&self, name: &str) -> Option<&Value> {
+        self.claims.get(name)
+    }
+
+    /// Every claim.
+    pub fn claims(&self) -> &Map<String, Value> {
+        &self.claims
+    }
+}
