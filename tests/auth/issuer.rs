@@ -12,16 +12,16 @@ use tokio::process::{Child, Command};
 use crate::common::http::Call;
 
 /// A running issuer.
-pub struct Issuer {
+pub(crate) struct Issuer {
     /// Its identifier, `http://127.0.0.1:PORT` (no trailing slash).
-    pub url: String,
+    pub(crate) url: String,
     addr: SocketAddr,
     _process: Child,
 }
 
 impl Issuer {
     /// Starts the issuer on a free port.
-    pub async fn start() -> Issuer {
+    pub(crate) async fn start() -> Issuer {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let script = root.join("tests/auth/issuer.mjs");
         assert!(
@@ -60,18 +60,18 @@ impl Issuer {
 
     /// A token the issuer signs, with `claims` set over its defaults (`iss`,
     /// `iat`, `exp` in an hour, `nbf`); a `null` claim is removed.
-    pub async fn mint(&self, claims: Value) -> String {
+    pub(crate) async fn mint(&self, claims: Value) -> String {
         let answer = self.control("/test/mint", json!({ "claims": claims })).await;
         answer["token"].as_str().expect("a token").to_owned()
     }
 
     /// A new signing key, used from now on: its key id.
-    pub async fn rotate(&self) -> String {
+    pub(crate) async fn rotate(&self) -> String {
         self.control("/test/rotate", json!({})).await["kid"].as_str().expect("a kid").to_owned()
     }
 
     /// The issuer's published keys.
-    pub async fn jwks(&self) -> Value {
+    pub(crate) async fn jwks(&self) -> Value {
         Call::new(self.addr, hyper::Method::GET).at_path("/jwks").send().await.json().await
     }
 }

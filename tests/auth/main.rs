@@ -18,8 +18,9 @@ mod refusals;
 
 use std::time::Duration;
 
+use codeagent::Server;
 use codeagent::prelude::*;
-use codeagent::server::auth::ResourceServer;
+use codeagent::server::auth::{ResourceServer, ScopeFilter};
 use codeagent::server::http::HttpOptions;
 
 use common::http::{Endpoint, start_on};
@@ -55,6 +56,7 @@ async fn protected(issuer: &Issuer, refetch: Duration) -> (Endpoint, String) {
     let auth = ResourceServer::new(&issuer.url, &resource)
         .with_scopes_supported(["sales:read", "sales:write"])
         .with_key_refetch(refetch);
-    let server = Server::new(Toolbox::new().tool(sales_total).tool(delete_region).tool(whoami));
+    let toolbox = Toolbox::new().tool(sales_total).tool(delete_region).tool(whoami);
+    let server = Server::new(toolbox.clone()).with_middleware(ScopeFilter::new(&toolbox));
     (start_on(listener, server, HttpOptions::new().with_resource_server(auth)).await, resource)
 }

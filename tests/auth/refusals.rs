@@ -93,12 +93,16 @@ async fn every_bad_token_gets_its_exact_401() {
     }
 
     // Forgeries: unsigned, and HMAC keyed with the issuer's public key.
-    let claims = json!({"iss": issuer.url, "aud": resource, "sub": "mallory", "exp": now() + 3600, "scope": "sales:write"});
+    let claims =
+        json!({"iss": issuer.url, "aud": resource, "sub": "mallory", "exp": now() + 3600, "scope": "sales:write"});
     let none = forged(json!({"alg": "none", "typ": "JWT"}), &claims, None);
     let response = call(addr, "sales_total", json!({}), Some(&none)).await;
     let (status, challenge) = refused(&response);
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    assert!(challenge.contains(r#"error="invalid_token", error_description="the token is not a signed JWT"#), "{challenge}");
+    assert!(
+        challenge.contains(r#"error="invalid_token", error_description="the token is not a signed JWT"#),
+        "{challenge}"
+    );
     let jwks = issuer.jwks().await;
     let public_key = jwks["keys"][0].to_string();
     let hs256 = forged(json!({"alg": "HS256", "typ": "JWT", "kid": "key-1"}), &claims, Some(public_key.as_bytes()));
@@ -125,6 +129,16 @@ async fn scopes_are_required_per_tool_in_both_eras() {
     let forbidden = format!(
         r#"Bearer resource_metadata="{metadata}", scope="sales:write", error="insufficient_scope", error_description="the token lacks the scope sales:write""#
     );
+
+    // Each token is shown the tools it may call.
+    for (token, expected) in
+        [(&reader, vec!["sales_total", "whoami"]), (&writer, vec!["sales_total", "delete_region", "whoami"])]
+    {
+        let message = modern(3, "tools/list", json!({}));
+        let response = modern_post(addr, &message).header("authorization", format!("Bearer {token}")).send().await;
+        let (_, listing) = response.exchange().await;
+        assert_eq!(crate::common::http::tool_names(&listing), expected);
+    }
 
     // 2026-07-28.
     let response = call(addr, "delete_region", json!({"region": "north"}), Some(&reader)).await;

@@ -22,20 +22,38 @@ use serde_json::{Map, Value};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Caller {
     subject: String,
+    scopes: Vec<String>,
     claims: Map<String, Value>,
 }
 
 impl Caller {
     /// A caller known by `subject` (a user name, a client id, a token's `sub`).
     pub fn new(subject: impl Into<String>) -> Self {
-        Caller { subject: subject.into(), claims: Map::new() }
+        Caller { subject: subject.into(), scopes: Vec::new(), claims: Map::new() }
     }
 
-    /// Adds claim `name` (a scope, a tenant, an issuer...).
+    /// Adds claim `name` (a tenant, an issuer...).
     #[must_use]
     pub fn with_claim(mut self, name: impl Into<String>, value: impl Into<Value>) -> Self {
         self.claims.insert(name.into(), value.into());
         self
+    }
+
+    /// Grants the OAuth scopes `scopes` (what the caller's token allows).
+    #[must_use]
+    pub fn with_scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The OAuth scopes the caller was granted (none unless a token said so).
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
+    }
+
+    /// Whether the caller was granted every scope in `needed`.
+    pub fn has_scopes(&self, needed: &[String]) -> bool {
+        needed.iter().all(|scope| self.scopes.contains(scope))
     }
 
     /// Who the caller is.

@@ -29,8 +29,11 @@
 //! # }
 //! ```
 
+mod filter;
 mod keys;
 mod token;
+
+pub use filter::ScopeFilter;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,7 +41,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::net::{HttpClient, http_client};
-pub(crate) use token::Holder;
+use crate::toolbox::Caller;
 
 /// The leeway on `exp` and `nbf` unless told otherwise.
 pub const DEFAULT_LEEWAY: Duration = Duration::from_secs(30);
@@ -62,7 +65,6 @@ struct Config {
     leeway: Duration,
     key_refetch: Duration,
     introspection: Option<Introspection>,
-    hide_unauthorized: bool,
 }
 
 #[derive(Clone)]
@@ -106,7 +108,6 @@ impl ResourceServer {
             leeway: DEFAULT_LEEWAY,
             key_refetch: DEFAULT_KEY_REFETCH,
             introspection: None,
-            hide_unauthorized: false,
             issuer: issuer.clone(),
         };
         ResourceServer {
@@ -163,13 +164,6 @@ impl ResourceServer {
         self.edit(|config| config.introspection = Some(introspection))
     }
 
-    /// Leaves the tools, resources and prompts a token lacks the scopes for
-    /// out of the lists it sees.
-    #[must_use]
-    pub fn hiding_unauthorized(self) -> Self {
-        self.edit(|config| config.hide_unauthorized = true)
-    }
-
     /// The issuer whose tokens are accepted.
     pub fn issuer(&self) -> &str {
         &self.config.issuer
@@ -178,11 +172,6 @@ impl ResourceServer {
     /// This server's resource identifier.
     pub fn resource(&self) -> &str {
         &self.config.resource
-    }
-
-    /// Whether lists leave out what a token may not use.
-    pub(crate) fn hides_unauthorized(&self) -> bool {
-        self.config.hide_unauthorized
     }
 
     /// The protected resource metadata document (RFC 9728).
@@ -230,7 +219,7 @@ impl ResourceServer {
 
     /// Checks the request's `Authorization` header: who it speaks for, or
     /// the `401` refusing it.
-    pub(crate) async fn admit(&self, authorization: Option<&str>) -> Result<Holder, Refusal> {
+    pub(crate) async fn admit(&self, authorization: Option<&str>) -> Result<Caller, Refusal> {
         let supported = &self.config.scopes_supported;
         let Some(header) = authorization else {
             return Err(Refusal {
@@ -248,14 +237,14 @@ impl ResourceServer {
             None => Err("the Authorization header is not `Bearer <token>`".to_owned()),
             Some(token) => self.check(token).await,
         };
-        checked.map_err(|reason| Refusal {
+        checked.map(token::Holder::into_caller).map_err(|reason| Refusal {
             status: 401,
             message: format!("Unauthorized: {reason}"),
             challenge: self.challenge(supported, Some(("invalid_token", &reason))),
         })
     }
 
-    async fn check(&self, token: &str) -> Result<Holder, String> {
+    async fn check(&self, token: &str) -> Result<token::Holder, String> {
         let config = &*self.config;
         match &config.introspection {
             Some(at) => {
@@ -265,15 +254,14 @@ impl ResourceServer {
             }
             None => {
                 let timing = (config.leeway, config.key_refetch);
-                token::verify_jwt(&self.client, &self.keys, token, &config.issuer, &config.resource, timing)
-                    .await
+                token::verify_jwt(&self.client, &self.keys, token, &config.issuer, &config.resource, timing).await
             }
         }
     }
 
-    /// The `403` for a holder lacking some of `needed`, if it lacks any.
-    pub(crate) fn forbid(&self, holder: &Holder, needed: &[String]) -> Option<Refusal> {
-        let missing: Vec<&String> = needed.iter().filter(|scope| !holder.scopes.contains(scope)).collect();
+    /// The `403` for a caller lacking some of `needed`, if it lacks any.
+    pub(crate) fn forbid(&self, caller: &Caller, needed: &[String]) -> Option<Refusal> {
+        let missing: Vec<&String> = needed.iter().filter(|scope| !caller.scopes().contains(scope)).collect();
         if missing.is_empty() {
             return None;
         }

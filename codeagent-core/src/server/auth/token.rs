@@ -24,6 +24,12 @@ pub(crate) struct Holder {
 }
 
 impl Holder {
+    /// The caller a tool sees: subject, scopes and every claim.
+    pub(crate) fn into_caller(self) -> crate::toolbox::Caller {
+        let caller = crate::toolbox::Caller::new(self.subject).with_scopes(self.scopes);
+        self.claims.into_iter().fold(caller, |caller, (name, value)| caller.with_claim(name, value))
+    }
+
     fn of(claims: Map<String, Value>) -> Holder {
         let subject = ["sub", "client_id"]
             .iter()

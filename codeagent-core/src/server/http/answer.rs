@@ -43,6 +43,8 @@ pub(crate) struct Answering<'a> {
     pub(crate) remote_changes: Option<broadcast::Sender<String>>,
     /// The request's headers, for middleware (when the server has some).
     pub(crate) headers: Option<Arc<HeaderMap>>,
+    /// Who the request speaks for, once its token was checked.
+    pub(crate) caller: Option<crate::toolbox::Caller>,
 }
 
 /// The HTTP response to `message` from `peer`.
@@ -55,7 +57,7 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
         hangup: hangup.clone(),
         deadline: Some(how.deadline),
         remote_changes: how.remote_changes.clone(),
-        caller: None,
+        caller: how.caller.clone(),
         headers: how.headers.clone(),
     };
     let mut pending = match engine.receive(peer, message, &route) {

@@ -38,7 +38,7 @@ fn refusal(http: &Http, headers: &HeaderMap) -> Option<Response> {
     authorizer.authorize(headers).err().map(|refusal| unauthorized(&refusal))
 }
 
-/// Whom a request speaks for: the holder of its access token, where the
+/// Whom a request speaks for: the caller its access token names, where the
 /// endpoint is a resource server (`None` elsewhere); or its refusal.
 async fn admit(http: &Http, headers: &HeaderMap) -> Result<Admitted, Response> {
     if let Some(refusal) = refusal(http, headers) {
@@ -48,19 +48,15 @@ async fn admit(http: &Http, headers: &HeaderMap) -> Result<Admitted, Response> {
     if let Some(resource_server) = &http.options.resource_server {
         let authorization = headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok());
         return match resource_server.admit(authorization).await {
-            Ok(holder) => Ok(Some(holder)),
+            Ok(caller) => Ok(Some(caller)),
             Err(refusal) => Err(auth_refusal(&refusal)),
         };
     }
     Ok(None)
 }
 
-/// The holder of a request's token, where tokens are checked.
-#[cfg(feature = "auth")]
-type Admitted = Option<crate::server::auth::Holder>;
-/// Nothing: without the `auth` feature no token is checked.
-#[cfg(not(feature = "auth"))]
-type Admitted = Option<()>;
+/// Who a request speaks for, where its token was checked.
+type Admitted = Option<crate::toolbox::Caller>;
 
 /// The response to a refusal of the resource server.
 #[cfg(feature = "auth")]
@@ -76,11 +72,11 @@ fn auth_refusal(refusal: &crate::server::auth::Refusal) -> Response {
 /// The `403` for a request whose token lacks the scopes of the tool,
 /// resource or prompt it names.
 #[cfg(feature = "auth")]
-fn forbidden_scope(http: &Http, holder: &Admitted, request: &Request) -> Option<Response> {
-    let (resource_server, holder) = (http.options.resource_server.as_ref()?, holder.as_ref()?);
+fn forbidden_scope(http: &Http, caller: &Admitted, request: &Request) -> Option<Response> {
+    let (resource_server, caller) = (http.options.resource_server.as_ref()?, caller.as_ref()?);
     let params = Value::Object(request.params.clone());
     let needed = crate::server::auth::needed(&http.engine.toolbox, &request.method, &params);
-    resource_server.forbid(holder, &needed).map(|refusal| auth_refusal(&refusal))
+    resource_server.forbid(caller, &needed).map(|refusal| auth_refusal(&refusal))
 }
 
 /// Without the `auth` feature no scope is checked.
@@ -123,8 +119,8 @@ fn header_version(headers: &HeaderMap) -> Option<Result<ProtocolVersion, String>
 
 /// POST: one JSON-RPC message (or a 2025-03-26 batch).
 pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body: Body) -> Response {
-    let holder = match admit(&http, &headers).await {
-        Ok(holder) => holder,
+    let caller = match admit(&http, &headers).await {
+        Ok(caller) => caller,
         Err(refusal) => return refusal,
     };
     let content_type = headers.get(header::CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or_default();
@@ -155,7 +151,7 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
     let header_modern = matches!(header_version(&headers), Some(Ok(version)) if version.is_modern());
     let incoming = read(&bytes);
     if let Incoming::Request(request) = &incoming
-        && let Some(refusal) = forbidden_scope(&http, &holder, request)
+        && let Some(refusal) = forbidden_scope(&http, &caller, request)
     {
         return refusal;
     }
@@ -164,9 +160,9 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
         Incoming::Request(request)
             if header_modern || is_modern_request(Method::from_name(&request.method), &request.params) =>
         {
-            modern_request(&http, &headers, request).await
+            modern_request(&http, &headers, &caller, request).await
         }
-        Incoming::Request(request) => legacy_request(&http, &headers, request).await,
+        Incoming::Request(request) => legacy_request(&http, &headers, &caller, request).await,
         // A 2026-07-28 client has nothing to notify or answer outside a request.
         Incoming::Notification { .. } | Incoming::Response { .. }
             if header_modern && session_id(&headers).is_none() =>
@@ -184,7 +180,7 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
                 Ok(None) => return accepted(),
                 Err(error) => return store_failed(&Value::Null, &error),
             };
-            let how = Answering { batch, ..http.answering(&headers, false, false, None) };
+            let how = Answering { batch, ..http.answering(&headers, &caller, false, false, None) };
             let response = answer(&http.engine, &session.peer, message, how).await;
             persisted(&http, &session, &Value::Null, response).await
         }
@@ -223,7 +219,7 @@ async fn persisted(http: &Http, session: &HttpSession, id: &Value, response: Res
 }
 
 /// A 2026-07-28 request: stateless, headers checked against the body.
-async fn modern_request(http: &Arc<Http>, headers: &HeaderMap, request: Request) -> Response {
+async fn modern_request(http: &Arc<Http>, headers: &HeaderMap, caller: &Admitted, request: Request) -> Response {
     let id = request.id.clone();
     // The version header must mirror the body before the version is judged.
     let claimed = request.params.get("_meta").and_then(|meta| meta.get(PROTOCOL_VERSION_KEY)).and_then(Value::as_str);
@@ -254,11 +250,11 @@ async fn modern_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
     }
     let sse = accepts_sse(headers) || method == Some(Method::SubscriptionsListen);
     let peer = Peer::new();
-    answer(&http.engine, &peer, Incoming::Request(request), http.answering(headers, sse, true, None)).await
+    answer(&http.engine, &peer, Incoming::Request(request), http.answering(headers, caller, sse, true, None)).await
 }
 
 /// A legacy request: `initialize` opens a session; everything else needs one.
-async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, request: Request) -> Response {
+async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, caller: &Admitted, request: Request) -> Response {
     if let Some(Err(version)) = header_version(headers) {
         let message = format!("Bad Request: unsupported MCP-Protocol-Version `{version}`");
         return refuse(StatusCode::BAD_REQUEST, &request.id, message);
@@ -272,7 +268,7 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
         let id = request.id.clone();
         let message = Incoming::Request(request);
         let mut response =
-            answer(&http.engine, &session.peer, message, http.answering(headers, sse, false, None)).await;
+            answer(&http.engine, &session.peer, message, http.answering(headers, caller, sse, false, None)).await;
         if let Err(error) = http.sessions.persist(&session).await {
             // A session other instances cannot find is no session: refused whole.
             let _ = http.sessions.end(&session_id).await;
@@ -291,9 +287,13 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, request: Request)
     let resumable = session.peer.negotiated().version.is_some_and(|version| version >= ProtocolVersion::V2025_11_25);
     let logs = resumable.then_some(&session.logs);
     let id = request.id.clone();
-    let response =
-        answer(&http.engine, &session.peer, Incoming::Request(request), http.answering(headers, sse, false, logs))
-            .await;
+    let response = answer(
+        &http.engine,
+        &session.peer,
+        Incoming::Request(request),
+        http.answering(headers, caller, sse, false, logs),
+    )
+    .await;
     persisted(http, &session, &id, response).await
 }
 
@@ -356,6 +356,7 @@ impl Http {
     fn answering<'a>(
         &self,
         headers: &HeaderMap,
+        caller: &Admitted,
         sse: bool,
         modern: bool,
         logs: Option<&'a super::resume::StreamLogs>,
@@ -370,6 +371,7 @@ impl Http {
             logs,
             remote_changes: self.sessions.shared().map(|shared| shared.remote_changes.clone()),
             headers: (!self.engine.middleware.is_empty()).then(|| Arc::new(headers.clone())),
+            caller: caller.clone(),
         }
     }
 }
