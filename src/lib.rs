@@ -50,6 +50,9 @@ pub mod guide {
     pub mod client {}
     #[doc = include_str!("../docs/guide/http-and-deployment.md")]
     pub mod http_and_deployment {}
+    #[cfg(feature = "auth")]
+    #[doc = include_str!("../docs/guide/authorization.md")]
+    pub mod authorization {}
     #[doc = include_str!("../docs/guide/testing.md")]
     pub mod testing {}
 }

@@ -24,7 +24,7 @@ struct Confirm {
 ///
 /// The records are gone for the rest of this server's life: the sales table,
 /// the statistics and the chart no longer count them.
-#[tool(title = "Delete a region's records", destructive, idempotent, open_world = false)]
+#[tool(title = "Delete a region's records", destructive, idempotent, open_world = false, scopes = ["sales:write"])]
 async fn delete_region(
     ctx: &Context,
     /// The region whose records go.

@@ -1,39 +1,4 @@
-//! OAuth 2.1 for a client of HTTP servers, as the MCP authorization spec
-//! (2025-11-25 and 2026-07-28) describes it: a request answered `401` (or
-//! `403 insufficient_scope`) with a `WWW-Authenticate: Bearer` challenge
-//! starts the flow, and the request is sent again with the token.
-//!
-//! The flow: the server's protected resource metadata (RFC 9728; the
-//! challenge's `resource_metadata`, else the well-known URLs), whose
-//! `resource` must cover the server; its authorization server's metadata
-//! (RFC 8414, else OpenID Connect discovery), whose `issuer` must match
-//! exactly and which must support PKCE with S256; the client's identity
-//! there (pre-registered, a client ID metadata document, else dynamic
-//! registration, RFC 7591; one per authorization server, never reused at
-//! another); the authorization code flow with PKCE, its `state` and RFC 9207
-//! `iss` checked; the token bound to the resource (RFC 8707). The scopes
-//! asked for are the challenge's, else those the resource lists, plus those
-//! asked before (a `403` asks for more: step-up), plus `offline_access` when
-//! the authorization server offers it; a `401` with a refresh token refreshes
-//! first. A request is authorized at most three times before it fails with
-//! [`ClientError::Unauthorized`](super::ClientError::Unauthorized).
-//!
-//! Where a person approves, the application opens the authorization URL in
-//! a browser and hands back the URL it was redirected to:
-//!
-//! ```no_run
-//! # async fn run() -> Result<(), codeagent_core::client::ClientError> {
-//! use codeagent_core::client::{Client, OAuth};
-//!
-//! let oauth = OAuth::new("http://127.0.0.1:8976/callback", |authorization_url: String| async move {
-//!     println!("open {authorization_url}, then paste the address you land on:");
-//!     let mut landed = String::new();
-//!     std::io::stdin().read_line(&mut landed).map_err(|error| error.to_string())?;
-//!     Ok(landed.trim().to_owned())
-//! });
-//! let client = Client::builder().oauth(oauth).http("https://tools.example.com/mcp").await?;
-//! # Ok(()) }
-//! ```
+//! OAuth 2.1 for a client of HTTP servers: [`OAuth`].
 
 mod challenge;
 mod discovery;
@@ -82,9 +47,45 @@ struct State {
     scopes: Vec<String>,
 }
 
-/// OAuth 2.1 authorization for [`Client`](super::Client)s of HTTP servers
-/// ([`ClientBuilder::oauth`](super::ClientBuilder::oauth)); see the
-/// [module](self). Clones share their tokens and registrations.
+/// OAuth 2.1 for a client of HTTP servers, as the MCP authorization spec
+/// (2025-11-25 and 2026-07-28) describes it: a request answered `401` (or
+/// `403 insufficient_scope`) with a `WWW-Authenticate: Bearer` challenge
+/// starts the flow, and the request is sent again with the token.
+///
+/// The flow: the server's protected resource metadata (RFC 9728; the
+/// challenge's `resource_metadata`, else the well-known URLs), whose
+/// `resource` must cover the server; its authorization server's metadata
+/// (RFC 8414, else OpenID Connect discovery), whose `issuer` must match
+/// exactly and which must support PKCE with S256; the client's identity
+/// there (pre-registered, a client ID metadata document, else dynamic
+/// registration, RFC 7591; one per authorization server, never reused at
+/// another); the authorization code flow with PKCE, its `state` and RFC 9207
+/// `iss` checked; the token bound to the resource (RFC 8707). The scopes
+/// asked for are the challenge's, else those the resource lists, plus those
+/// asked before (a `403` asks for more: step-up), plus `offline_access` when
+/// the authorization server offers it; a `401` with a refresh token refreshes
+/// first. A request is authorized at most three times before it fails with
+/// [`ClientError::Unauthorized`](super::ClientError::Unauthorized).
+///
+/// Where a person approves, the application opens the authorization URL in
+/// a browser and hands back the URL it was redirected to:
+///
+/// ```no_run
+/// # async fn run() -> Result<(), codeagent_core::client::ClientError> {
+/// use codeagent_core::client::{Client, OAuth};
+///
+/// let oauth = OAuth::new("http://127.0.0.1:8976/callback", |authorization_url: String| async move {
+///     println!("open {authorization_url}, then paste the address you land on:");
+///     let mut landed = String::new();
+///     std::io::stdin().read_line(&mut landed).map_err(|error| error.to_string())?;
+///     Ok(landed.trim().to_owned())
+/// });
+/// let client = Client::builder().oauth(oauth).http("https://tools.example.com/mcp").await?;
+/// # Ok(()) }
+/// ```
+///
+/// Given to [`ClientBuilder::oauth`](super::ClientBuilder::oauth). Clones
+/// share their tokens and registrations.
 #[derive(Clone)]
 pub struct OAuth {
     config: Arc<Config>,

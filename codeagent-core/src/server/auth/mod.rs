@@ -25,7 +25,7 @@
 //!
 //! let auth = ResourceServer::new("https://id.example.com", "https://tools.example.com/mcp")
 //!     .with_scopes_supported(["sales:read", "sales:write"]);
-//! server.serve_http("0.0.0.0:8080", HttpOptions::new().with_resource_server(auth)).await
+//! server.serve_http(([0, 0, 0, 0], 8080).into(), HttpOptions::new().with_resource_server(auth)).await
 //! # }
 //! ```
 

@@ -15,7 +15,7 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, Page};
 
 const USAGE: &str = "\
-usage: SERVER [--mount NAME=SERVER ...] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--mount NAME=SERVER ...] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
@@ -25,6 +25,13 @@ usage: SERVER [--mount NAME=SERVER ...] [--http ADDR [--ui] [--allow-unauthentic
                                `Authorization: Bearer <token>`. A non-loopback ADDR is refused
                                without it unless --allow-unauthenticated is given (for a proxy
                                in front that authorizes requests itself)
+  --http ADDR --auth-issuer ISSUER_URL --auth-resource RESOURCE_URL [--auth-scopes 'a b']
+                               an OAuth 2.1 resource server (needs the `auth` feature): tokens of
+                               ISSUER_URL for RESOURCE_URL (this endpoint's public URL) are
+                               required, tools with scopes need them (403 otherwise) and lists
+                               show each token what it may use; --auth-scopes are advertised in
+                               the resource metadata and the 401 challenge. A non-loopback ADDR
+                               needs no --allow-unauthenticated with it
   --http ADDR --store redis://HOST:PORT
                                keep legacy sessions in Redis, so that several instances behind
                                one load balancer serve them (needs the `redis` feature)
@@ -55,6 +62,16 @@ struct HttpCommand {
     unauthenticated: bool,
     /// The shared store's URL.
     store: Option<String>,
+    /// `--auth-issuer`, `--auth-resource`, `--auth-scopes`.
+    auth: Option<AuthFlags>,
+}
+
+/// What `--auth-issuer ISSUER --auth-resource RESOURCE [--auth-scopes "a b"]` asked for.
+#[derive(Debug, Default, PartialEq)]
+struct AuthFlags {
+    issuer: String,
+    resource: String,
+    scopes: Vec<String>,
 }
 
 /// What the command line asked for.
@@ -78,9 +95,15 @@ fn parse(args: &[String]) -> Result<Command, String> {
             let address = args.next().ok_or("--http needs an address such as 127.0.0.1:8080")?;
             let address =
                 address.parse().map_err(|_| format!("`{address}` is not an address such as 127.0.0.1:8080"))?;
-            let mut http = HttpCommand { address, host_page: false, unauthenticated: false, store: None };
+            let mut http = HttpCommand { address, host_page: false, unauthenticated: false, store: None, auth: None };
+            let (mut issuer, mut resource, mut scopes) = (None, None, None);
             while let Some(flag) = args.next() {
                 match flag {
+                    "--auth-issuer" => issuer = Some(args.next().ok_or("--auth-issuer needs the issuer's URL")?),
+                    "--auth-resource" => {
+                        resource = Some(args.next().ok_or("--auth-resource needs this endpoint's public URL")?);
+                    }
+                    "--auth-scopes" => scopes = Some(args.next().ok_or("--auth-scopes needs scopes such as \"a b\"")?),
                     "--ui" => http.host_page = true,
                     "--allow-unauthenticated" => http.unauthenticated = true,
                     "--store" => {
@@ -89,12 +112,21 @@ fn parse(args: &[String]) -> Result<Command, String> {
                     }
                     other => {
                         return Err(format!(
-                            "unexpected argument `{other}` after --http ADDR (only --ui, --allow-unauthenticated \
-                             and --store URL may follow)"
+                            "unexpected argument `{other}` after --http ADDR (only --ui, --allow-unauthenticated, \
+                             --store URL and --auth-issuer/--auth-resource/--auth-scopes may follow)"
                         ));
                     }
                 }
             }
+            http.auth = match (issuer, resource) {
+                (Some(issuer), Some(resource)) => Some(AuthFlags {
+                    issuer: issuer.to_owned(),
+                    resource: resource.to_owned(),
+                    scopes: scopes.unwrap_or_default().split_whitespace().map(str::to_owned).collect(),
+                }),
+                (None, None) if scopes.is_none() => None,
+                _ => return Err("--auth-issuer and --auth-resource go together (--auth-scopes with them)".to_owned()),
+            };
             Command::Http(http)
         }
         Some("--list") => match (args.next(), args.next()) {
@@ -288,8 +320,23 @@ const TOKEN_VARIABLE: &str = "CODEAGENT_HTTP_TOKEN";
 
 #[cfg(feature = "http")]
 async fn serve_http(server: &Server, command: HttpCommand) -> std::io::Result<ExitCode> {
-    let HttpCommand { address, host_page, unauthenticated, store } = command;
+    let HttpCommand { address, host_page, unauthenticated, store, auth } = command;
     let mut options = super::http::HttpOptions::new();
+    let authorizes = auth.is_some();
+    let server = match auth {
+        Some(auth) => match resource_server(server, auth, options) {
+            Ok((server, with_auth)) => {
+                options = with_auth;
+                server
+            }
+            Err(problem) => {
+                eprintln!("error: {problem}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+        None => server.clone(),
+    };
+    let server = &server;
     if let Some(url) = store {
         match open_store(&url).await {
             Ok(store) => options = options.with_store(store),
@@ -305,7 +352,7 @@ async fn serve_http(server: &Server, command: HttpCommand) -> std::io::Result<Ex
     let token = std::env::var(TOKEN_VARIABLE).ok().filter(|token| !token.trim().is_empty());
     match token {
         Some(token) => options = options.with_authorizer(super::http::BearerToken::new(token.trim())),
-        None if !address.ip().is_loopback() && !unauthenticated => {
+        None if !address.ip().is_loopback() && !unauthenticated && !authorizes => {
             eprintln!(
                 "error: refusing to serve MCP on {address}, which other machines can reach, without authorization: \
                  set {TOKEN_VARIABLE} to a bearer token clients must send, or pass --allow-unauthenticated \
@@ -325,6 +372,30 @@ async fn serve_http(server: &Server, command: HttpCommand) -> std::io::Result<Ex
     }
     server.serve_http_on(listener, options).await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `server` as the OAuth 2.1 resource server `auth` describes: its lists
+/// filtered by scope, and `options` checking tokens.
+#[cfg(feature = "auth")]
+fn resource_server(
+    server: &Server,
+    auth: AuthFlags,
+    options: super::http::HttpOptions,
+) -> Result<(Server, super::http::HttpOptions), String> {
+    use super::auth::{ResourceServer, ScopeFilter};
+    let resource_server = ResourceServer::new(auth.issuer, auth.resource).with_scopes_supported(auth.scopes);
+    let filtered = server.clone().with_middleware(ScopeFilter::new(server.toolbox()));
+    Ok((filtered, options.with_resource_server(resource_server)))
+}
+
+/// Without the `auth` feature there is no resource server.
+#[cfg(not(feature = "auth"))]
+fn resource_server(
+    _: &Server,
+    _: AuthFlags,
+    _: super::http::HttpOptions,
+) -> Result<(Server, super::http::HttpOptions), String> {
+    Err("--auth-issuer: this server was built without the `auth` feature of codeagent".to_owned())
 }
 
 /// The store `--store URL` names.
@@ -382,7 +453,7 @@ fn install_logging() {
 
 #[cfg(test)]
 mod tests {
-    use super::{Command, HttpCommand, parse, split_mounts};
+    use super::{AuthFlags, Command, HttpCommand, parse, split_mounts};
     use crate::mcp::ProtocolVersion;
     use crate::provider::{Provider, Strictness};
 
@@ -410,7 +481,7 @@ mod tests {
         assert_eq!(parse(&args(&[])), Ok(Command::Serve));
         let address = "127.0.0.1:9000".parse().unwrap();
         let http = |host_page, unauthenticated| {
-            Ok(Command::Http(HttpCommand { address, host_page, unauthenticated, store: None }))
+            Ok(Command::Http(HttpCommand { address, host_page, unauthenticated, store: None, auth: None }))
         };
         assert_eq!(parse(&args(&["--http", "127.0.0.1:9000"])), http(false, false));
         assert_eq!(parse(&args(&["--http", "127.0.0.1:9000", "--ui"])), http(true, false));
@@ -418,9 +489,28 @@ mod tests {
         assert!(parse(&args(&["--http", "127.0.0.1:9000", "--gui"])).unwrap_err().contains("`--gui` after --http"));
         let stored = parse(&args(&["--http", "127.0.0.1:9000", "--store", "redis://127.0.0.1:6379", "--ui"]));
         let store = Some("redis://127.0.0.1:6379".to_owned());
-        assert_eq!(stored, Ok(Command::Http(HttpCommand { address, host_page: true, unauthenticated: false, store })));
+        assert_eq!(
+            stored,
+            Ok(Command::Http(HttpCommand { address, host_page: true, unauthenticated: false, store, auth: None }))
+        );
         assert!(parse(&args(&["--http", "127.0.0.1:9000", "--store"])).unwrap_err().contains("--store needs a URL"));
         assert!(parse(&args(&["--http", "nowhere"])).unwrap_err().contains("not an address"));
+        let flags = ["--http", "127.0.0.1:9000", "--auth-issuer", "https://id", "--auth-resource", "https://me/mcp"];
+        let Ok(Command::Http(HttpCommand { auth: Some(auth), .. })) =
+            parse(&args(&[&flags[..], &["--auth-scopes", "a b"]].concat()))
+        else {
+            panic!("the auth flags are not parsed");
+        };
+        assert_eq!(
+            auth,
+            AuthFlags {
+                issuer: "https://id".into(),
+                resource: "https://me/mcp".into(),
+                scopes: vec!["a".into(), "b".into()]
+            }
+        );
+        let alone = parse(&args(&["--http", "127.0.0.1:9000", "--auth-issuer", "https://id"])).unwrap_err();
+        assert!(alone.contains("go together"), "{alone}");
         assert_eq!(parse(&args(&["--list"])), Ok(Command::List(ProtocolVersion::LATEST)));
         assert_eq!(
             parse(&args(&["--list", "--protocol", "2025-03-26"])),
