@@ -50,6 +50,8 @@ pub mod guide {
     pub mod client {}
     #[doc = include_str!("../docs/guide/http-and-deployment.md")]
     pub mod http_and_deployment {}
+    #[doc = include_str!("../docs/guide/middleware.md")]
+    pub mod middleware {}
     #[cfg(feature = "auth")]
     #[doc = include_str!("../docs/guide/authorization.md")]
     pub mod authorization {}

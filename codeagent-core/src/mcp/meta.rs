@@ -42,6 +42,10 @@ pub const PROGRESS_TOKEN_KEY: &str = "progressToken";
 pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 /// The `_meta` key of a modern request's client capabilities.
 pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+/// The `_meta` key of a request's W3C trace context (SEP-414).
+pub const TRACEPARENT_KEY: &str = "traceparent";
+/// The `_meta` key of a request's W3C trace state (SEP-414).
+pub const TRACESTATE_KEY: &str = "tracestate";
 /// The `_meta` key of a modern request's client identity.
 pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 /// The `_meta` key of a modern request's log level.

@@ -29,7 +29,7 @@ pub use opentelemetry_otlp;
 pub use opentelemetry_sdk;
 pub use tracing_opentelemetry;
 
-use super::trace::{TRACEPARENT_KEY, TRACESTATE_KEY};
+use crate::mcp::meta::{TRACEPARENT_KEY, TRACESTATE_KEY};
 
 /// A tracer provider exporting spans in batches to the OTLP/HTTP endpoint
 /// `endpoint` (the whole URL, e.g. `http://collector:4318/v1/traces`), as

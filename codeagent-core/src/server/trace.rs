@@ -9,10 +9,7 @@ use tracing::field::Empty;
 
 use super::middleware::{BoxFuture, Middleware, Next, Request, Response};
 
-/// The `_meta` key of the caller's W3C trace context.
-pub const TRACEPARENT_KEY: &str = "traceparent";
-/// The `_meta` key of the caller's W3C trace state.
-pub const TRACESTATE_KEY: &str = "tracestate";
+pub use crate::mcp::meta::{TRACEPARENT_KEY, TRACESTATE_KEY};
 
 /// Runs each request in a `tracing` span named `mcp.request` (target
 /// `codeagent::trace`), whose fields follow OpenTelemetry's conventions for

@@ -15,7 +15,7 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, Page};
 
 const USAGE: &str = "\
-usage: SERVER [--mount NAME=SERVER ...] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--mount NAME=SERVER ...] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
@@ -52,6 +52,10 @@ usage: SERVER [--mount NAME=SERVER ...] [--http ADDR [--ui] [--allow-unauthentic
                                and prompts too, as NAME_tool, NAME+uri and NAME_prompt. SERVER is an
                                http(s):// URL (Streamable HTTP) or a command line (stdio; quote it:
                                --mount time='uvx mcp-server-time'). Repeatable
+  --tool-timeout SECS          before the command: stop a tool call after SECS seconds (its result
+                               is then a tool error naming the limit)
+  --log-requests               before the command: log each request (method, tool, outcome,
+                               duration) on standard error, in a span per request
   --help                       show this help";
 
 /// What `--http` asked for.
@@ -189,7 +193,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
 /// run that cannot start (a bad `--model`, a missing key); one stderr line each.
 pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
     install_logging();
-    let (mounts, args) = match split_mounts(args) {
+    let (leading, args) = match split_leading(args) {
         Ok(split) => split,
         Err(problem) => {
             eprintln!("error: {problem}\n\n{USAGE}");
@@ -214,7 +218,8 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    for (name, target) in mounts {
+    let server = leading.middleware(server);
+    for (name, target) in leading.mounts {
         if let Err(problem) = mount(&server, &name, &target).await {
             eprintln!("error: --mount {name}: {problem}");
             return ExitCode::from(2);
@@ -232,20 +237,67 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
 /// The `--mount NAME=SERVER` pairs of a command line: name and server.
 type Mounts = Vec<(String, String)>;
 
-/// The `--mount NAME=SERVER` pairs that lead the command line, and the rest.
-fn split_mounts(args: Vec<String>) -> Result<(Mounts, Vec<String>), String> {
-    let mut mounts = Vec::new();
-    let mut rest = args.into_iter().peekable();
-    while rest.peek().map(String::as_str) == Some("--mount") {
-        rest.next();
-        let pair = rest.next().ok_or("--mount needs NAME=SERVER, such as time='uvx mcp-server-time'")?;
-        let (name, target) = pair
-            .split_once('=')
-            .filter(|(name, target)| !name.is_empty() && !target.trim().is_empty())
-            .ok_or_else(|| format!("--mount `{pair}`: expected NAME=SERVER, such as docs=http://127.0.0.1:9000/mcp"))?;
-        mounts.push((name.to_owned(), target.to_owned()));
+/// The options that lead the command line, before its command.
+#[derive(Debug, Default, PartialEq)]
+struct Leading {
+    /// The `--mount NAME=SERVER` pairs.
+    mounts: Mounts,
+    /// `--tool-timeout SECS`.
+    tool_timeout: Option<std::time::Duration>,
+    /// `--log-requests`.
+    log_requests: bool,
+}
+
+impl Leading {
+    /// `server` with the middleware the options ask for.
+    fn middleware(&self, server: Server) -> Server {
+        let server = if self.log_requests {
+            server.with_middleware(super::trace::Trace::new()).with_middleware(super::middleware::RequestLog::new())
+        } else {
+            server
+        };
+        match self.tool_timeout {
+            Some(limit) => server.with_middleware(super::middleware::Timeout::new(limit)),
+            None => server,
+        }
     }
-    Ok((mounts, rest.collect()))
+}
+
+/// The options that lead the command line (`--mount`, `--tool-timeout`,
+/// `--log-requests`), and the rest.
+fn split_leading(args: Vec<String>) -> Result<(Leading, Vec<String>), String> {
+    let mut leading = Leading::default();
+    let mut rest = args.into_iter().peekable();
+    loop {
+        match rest.peek().map(String::as_str) {
+            Some("--mount") => {
+                rest.next();
+                let pair = rest.next().ok_or("--mount needs NAME=SERVER, such as time='uvx mcp-server-time'")?;
+                let (name, target) = pair
+                    .split_once('=')
+                    .filter(|(name, target)| !name.is_empty() && !target.trim().is_empty())
+                    .ok_or_else(|| {
+                        format!("--mount `{pair}`: expected NAME=SERVER, such as docs=http://127.0.0.1:9000/mcp")
+                    })?;
+                leading.mounts.push((name.to_owned(), target.to_owned()));
+            }
+            Some("--tool-timeout") => {
+                rest.next();
+                let text = rest.next().ok_or("--tool-timeout needs a number of seconds, such as 30")?;
+                let seconds = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|seconds| seconds.is_finite() && *seconds > 0.0)
+                    .ok_or_else(|| format!("--tool-timeout `{text}`: expected a positive number of seconds"))?;
+                leading.tool_timeout = Some(std::time::Duration::from_secs_f64(seconds.min(1e9)));
+            }
+            Some("--log-requests") => {
+                rest.next();
+                leading.log_requests = true;
+            }
+            _ => return Ok((leading, rest.collect())),
+        }
+    }
 }
 
 /// Connects to `target` and mounts it into the server's toolbox as `name`.
@@ -453,7 +505,7 @@ fn install_logging() {
 
 #[cfg(test)]
 mod tests {
-    use super::{AuthFlags, Command, HttpCommand, parse, split_mounts};
+    use super::{AuthFlags, Command, HttpCommand, parse, split_leading};
     use crate::mcp::ProtocolVersion;
     use crate::provider::{Provider, Strictness};
 
@@ -463,17 +515,33 @@ mod tests {
 
     #[test]
     fn mounts_lead_the_command_line() {
-        let (mounts, rest) =
-            split_mounts(args(&["--mount", "time=uvx mcp-server-time", "--mount", "web=http://h/mcp", "--list"]))
+        let (leading, rest) =
+            split_leading(args(&["--mount", "time=uvx mcp-server-time", "--mount", "web=http://h/mcp", "--list"]))
                 .unwrap();
         assert_eq!(
-            mounts,
+            leading.mounts,
             [("time".to_owned(), "uvx mcp-server-time".to_owned()), ("web".to_owned(), "http://h/mcp".to_owned())]
         );
         assert_eq!(rest, ["--list"]);
-        assert!(split_mounts(args(&["--mount"])).unwrap_err().contains("needs NAME=SERVER"));
-        assert!(split_mounts(args(&["--mount", "time"])).unwrap_err().contains("expected NAME=SERVER"));
-        assert!(split_mounts(args(&["--mount", "=x"])).unwrap_err().contains("expected NAME=SERVER"));
+        assert!(split_leading(args(&["--mount"])).unwrap_err().contains("needs NAME=SERVER"));
+        assert!(split_leading(args(&["--mount", "time"])).unwrap_err().contains("expected NAME=SERVER"));
+        assert!(split_leading(args(&["--mount", "=x"])).unwrap_err().contains("expected NAME=SERVER"));
+    }
+
+    #[test]
+    fn middleware_options_lead_the_command_line() {
+        let (leading, rest) =
+            split_leading(args(&["--tool-timeout", "2.5", "--log-requests", "--mount", "a=b c", "--http", "x"]))
+                .unwrap();
+        assert_eq!(leading.tool_timeout, Some(std::time::Duration::from_millis(2500)));
+        assert!(leading.log_requests);
+        assert_eq!(leading.mounts.len(), 1);
+        assert_eq!(rest, ["--http", "x"]);
+        assert!(split_leading(args(&["--tool-timeout"])).unwrap_err().contains("needs a number of seconds"));
+        for bad in ["0", "-1", "soon", "NaN", "inf"] {
+            let problem = split_leading(args(&["--tool-timeout", bad])).unwrap_err();
+            assert!(problem.contains("expected a positive number of seconds"), "{bad}: {problem}");
+        }
     }
 
     #[test]
