@@ -16,7 +16,7 @@
 //! agent            the agent loop and the model clients (feature `agent`)
 //!                  → provider, toolbox, result, output, mcp, net
 //! client           an MCP client of other servers, and mounting them into a
-//!                  Toolbox (feature `client`)                   → toolbox, result, mcp, net
+//!                  Toolbox (feature `client`)                   → toolbox, result, mcp, oauth, net
 //! provider         tool definitions for LLM APIs (OpenAI, Anthropic, Gemini), from a
 //!                  Toolbox; the CLI's `--list --format` prints them → toolbox, mcp
 //! toolbox          the tool runtime                             (may use everything below)
@@ -32,8 +32,10 @@
 //!   artifact       Artifact v1                                  (nothing)
 //!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
 //!   random         the one source of randomness, failing closed (nothing; private)
-//!   net            the outgoing HTTP stack: hyper, rustls, webpki roots (agent, client;
-//!                  nothing; private)
+//!   oauth          OAuth plumbing of the client and the server's `auth`: identifiers'
+//!                  URLs, bounded exchanges, issuer metadata (private) → net
+//!   net            the outgoing HTTP stack: hyper, rustls, webpki roots (agent, client,
+//!                  auth; nothing; private)
 //!   schema_ref     the one `$ref` walk of JSON Schemas: resolve, follow, inline
 //!                  (nothing; private)
 //! ```

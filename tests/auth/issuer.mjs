@@ -10,6 +10,8 @@
 //   POST /test/mint    {"claims": {...}, "expiresIn": s, "kid": k}  a token signed by the issuer,
 //                      with claims set (null removes one); answers {"token": "..."}
 //   POST /test/rotate  a new signing key, used from now on; answers {"kid": "..."}
+//   POST /test/opaque  {"claims": {...}}  an opaque token /introspect describes with these
+//                      claims (active); any other token it calls inactive (RFC 7662)
 import http from "node:http";
 import { OAuth2Server } from "oauth2-mock-server";
 
@@ -31,6 +33,13 @@ server.service.on("beforeTokenSigning", (token, req) => {
   const resource = req.body?.resource ?? grant?.resource;
   if (resource) token.payload.aud = resource;
   if (grant?.scope) token.payload.scope = grant.scope;
+});
+
+// The opaque tokens /introspect knows, with their claims.
+const opaque = new Map();
+server.service.on("beforeIntrospect", (response, req) => {
+  const claims = opaque.get(req.body?.token);
+  response.body = claims ? { active: true, ...claims } : { active: false };
 });
 
 function body(req) {
@@ -61,6 +70,12 @@ const listener = http.createServer(async (req, res) => {
           }
         },
       });
+      return json(res, 200, { token });
+    }
+    if (req.method === "POST" && req.url === "/test/opaque") {
+      const { claims = {} } = await body(req);
+      const token = `opaque-${opaque.size + 1}-${Math.random().toString(36).slice(2)}`;
+      opaque.set(token, { iss: server.issuer.url, ...claims });
       return json(res, 200, { token });
     }
     if (req.method === "POST" && req.url === "/test/rotate") {

@@ -65,6 +65,12 @@ impl Issuer {
         answer["token"].as_str().expect("a token").to_owned()
     }
 
+    /// An opaque token the issuer's introspection describes with `claims`.
+    pub(crate) async fn opaque(&self, claims: Value) -> String {
+        let answer = self.control("/test/opaque", json!({ "claims": claims })).await;
+        answer["token"].as_str().expect("a token").to_owned()
+    }
+
     /// A new signing key, used from now on: its key id.
     pub(crate) async fn rotate(&self) -> String {
         self.control("/test/rotate", json!({})).await["kid"].as_str().expect("a kid").to_owned()

@@ -220,3 +220,45 @@ async fn the_protected_resource_metadata_is_served_at_both_paths() {
         assert_eq!(response.json().await, expected, "{path}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the issuer: run bash tests/auth/install.sh"]
+async fn opaque_tokens_are_checked_by_introspection() {
+    use codeagent::Server;
+    use codeagent::server::auth::ResourceServer;
+    use codeagent::server::http::HttpOptions;
+    use codeagent::toolbox::Toolbox;
+
+    let issuer = Issuer::start().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let resource = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let auth = ResourceServer::new(&issuer.url, &resource).with_introspection(
+        format!("{}/introspect", issuer.url),
+        "codeagent-server",
+        "its-secret",
+    );
+    let toolbox = Toolbox::new().tool(crate::sales_total).tool(crate::delete_region).tool(crate::whoami);
+    let options = HttpOptions::new().with_resource_server(auth);
+    let endpoint = crate::common::http::start_on(listener, Server::new(toolbox), options).await;
+    let addr = endpoint.addr;
+    let metadata = format!("http://{addr}/.well-known/oauth-protected-resource/mcp");
+    let challenge = |description: &str| {
+        format!(r#"Bearer resource_metadata="{metadata}", error="invalid_token", error_description="{description}""#)
+    };
+
+    let good = issuer.opaque(json!({"sub": "grace", "aud": resource, "scope": "sales:write"})).await;
+    let response = call(addr, "whoami", json!({}), Some(&good)).await;
+    assert_eq!(response.status, StatusCode::OK);
+    let (_, answer) = response.exchange().await;
+    assert_eq!(answer["result"]["content"][0]["text"], "grace sales:write", "{answer}");
+    assert_eq!(call(addr, "delete_region", json!({"region": "east"}), Some(&good)).await.status, StatusCode::OK);
+
+    let response = call(addr, "whoami", json!({}), Some("opaque-never-issued")).await;
+    assert_eq!(refused(&response), (StatusCode::UNAUTHORIZED, challenge("the token is not active")));
+    let elsewhere = issuer.opaque(json!({"sub": "grace", "aud": "http://127.0.0.1:1/other"})).await;
+    let response = call(addr, "whoami", json!({}), Some(&elsewhere)).await;
+    let description = format!("the token is not for `{resource}` (aud)");
+    assert_eq!(refused(&response), (StatusCode::UNAUTHORIZED, challenge(&description)));
+    let reader = issuer.opaque(json!({"sub": "grace", "aud": resource, "scope": "sales:read"})).await;
+    assert_eq!(call(addr, "delete_region", json!({"region": "east"}), Some(&reader)).await.status, StatusCode::FORBIDDEN);
+}
