@@ -84,6 +84,16 @@ const listener = http.createServer(async (req, res) => {
       await server.issuer.keys.generate("RS256", { kid: current });
       return json(res, 200, { kid: current });
     }
+    if (req.method === "POST" && req.url === "/introspect") {
+      // The mock's introspection route parses no form: give it the body parsed.
+      const text = await new Promise((resolve) => {
+        let data = "";
+        req.on("data", (chunk) => (data += chunk));
+        req.on("end", () => resolve(data));
+      });
+      req.body = Object.fromEntries(new URLSearchParams(text));
+      req._body = true;
+    }
     handler(req, res);
   } catch (error) {
     json(res, 500, { error: String(error) });

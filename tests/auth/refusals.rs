@@ -260,5 +260,8 @@ async fn opaque_tokens_are_checked_by_introspection() {
     let description = format!("the token is not for `{resource}` (aud)");
     assert_eq!(refused(&response), (StatusCode::UNAUTHORIZED, challenge(&description)));
     let reader = issuer.opaque(json!({"sub": "grace", "aud": resource, "scope": "sales:read"})).await;
-    assert_eq!(call(addr, "delete_region", json!({"region": "east"}), Some(&reader)).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        call(addr, "delete_region", json!({"region": "east"}), Some(&reader)).await.status,
+        StatusCode::FORBIDDEN
+    );
 }
