@@ -8,6 +8,9 @@
 //! No `tracing` subscriber is installed, as in a server that logs nothing:
 //! the span and the log line then cost their disabled call sites only.
 //!
+//! The servers take turns: each round sends 2,000 requests to each, one at
+//! a time (each waits for its response), and the figure is the median round.
+//!
 //! `cargo bench --bench middleware` in `bench/` (see BENCHMARKS.md).
 
 use std::hint::black_box;
@@ -17,7 +20,6 @@ use codeagent::Server;
 use codeagent::prelude::*;
 use codeagent::server::middleware::{ConcurrencyLimit, RateLimit, RequestLog, Timeout};
 use codeagent::server::trace::Trace;
-use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::runtime::Runtime;
@@ -101,7 +103,11 @@ fn modern(mut params: Value) -> Value {
     params
 }
 
-fn middleware(c: &mut Criterion) {
+/// Rounds per comparison, and requests per server in each round.
+const ROUNDS: usize = 21;
+const PER_ROUND: u32 = 2_000;
+
+fn main() {
     let runtime = Runtime::new().expect("a Tokio runtime");
     let call = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
     let requests = [
@@ -109,26 +115,37 @@ fn middleware(c: &mut Criterion) {
         ("tools/call, 2026-07-28", "tools/call", modern(call)),
         ("tools/list, legacy", "tools/list", json!({})),
     ];
+    println!("| request | server | median µs/request | fastest round | against none |");
+    println!("|---|---|---:|---:|---:|");
     for (what, method, params) in requests {
-        let mut group = c.benchmark_group(what);
-        group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-        for (label, server) in servers() {
-            let mut connection = runtime.block_on(Connection::open(server));
-            group.bench_function(label, |b| {
-                b.iter_custom(|iterations| {
-                    runtime.block_on(async {
-                        let started = Instant::now();
-                        for _ in 0..iterations {
-                            black_box(connection.request(method, black_box(&params)).await);
-                        }
-                        started.elapsed()
-                    })
-                })
-            });
+        let mut connections: Vec<(&str, Connection)> =
+            servers().into_iter().map(|(label, server)| (label, runtime.block_on(Connection::open(server)))).collect();
+        let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); connections.len()];
+        // The servers take turns, round after round, so that what else the
+        // machine does falls on all of them alike; the first round warms up.
+        for round in 0..=ROUNDS {
+            for (index, (_, connection)) in connections.iter_mut().enumerate() {
+                let elapsed = runtime.block_on(async {
+                    let started = Instant::now();
+                    for _ in 0..PER_ROUND {
+                        black_box(connection.request(method, black_box(&params)).await);
+                    }
+                    started.elapsed()
+                });
+                if round > 0 {
+                    rounds[index].push(elapsed.as_secs_f64() * 1e6 / f64::from(PER_ROUND));
+                }
+            }
         }
-        group.finish();
+        let medians: Vec<(f64, f64)> = rounds
+            .iter_mut()
+            .map(|times| {
+                times.sort_by(f64::total_cmp);
+                (times[times.len() / 2], times[0])
+            })
+            .collect();
+        for ((label, _), (median, fastest)) in connections.iter().zip(&medians) {
+            println!("| {what} | {label} | {median:.2} | {fastest:.2} | {:.2}x |", median / medians[0].0);
+        }
     }
 }
-
-criterion_group!(benches, middleware);
-criterion_main!(benches);

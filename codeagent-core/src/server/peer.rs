@@ -40,12 +40,21 @@ pub(crate) struct Peer {
     subscriptions: Mutex<BTreeSet<String>>,
     /// The capabilities the client declared at `initialize`.
     capabilities: Mutex<Value>,
-    /// The `clientInfo` the client sent at `initialize`.
-    client_info: Mutex<Value>,
+    /// The `clientInfo` and capabilities the client sent at `initialize`,
+    /// shared with every request's middleware without a copy.
+    declared: Mutex<Declared>,
     /// The questions asked of the client and not answered yet, by id.
     questions: Mutex<HashMap<Key, oneshot::Sender<Answer>>>,
     /// The number of the next question.
     next_question: AtomicU64,
+}
+
+/// What a legacy client declared at `initialize`: its `clientInfo` and
+/// capabilities (`None` before, or when it sent no object).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Declared {
+    pub(crate) info: Option<Arc<Value>>,
+    pub(crate) capabilities: Option<Arc<Value>>,
 }
 
 /// A client's answer to a question: its result, or its error object.
@@ -184,14 +193,14 @@ impl Peer {
         lock(&self.capabilities).clone()
     }
 
-    /// Records the `clientInfo` the client sent at `initialize`.
-    pub(crate) fn set_client_info(&self, info: Value) {
-        *lock(&self.client_info) = info;
+    /// Records what the client declared at `initialize`.
+    pub(crate) fn set_declared(&self, declared: Declared) {
+        *lock(&self.declared) = declared;
     }
 
-    /// The `clientInfo` the client sent at `initialize` (`null` before).
-    pub(crate) fn client_info(&self) -> Value {
-        lock(&self.client_info).clone()
+    /// What the client declared at `initialize`.
+    pub(crate) fn declared(&self) -> Declared {
+        lock(&self.declared).clone()
     }
 
     /// Opens a question: its id (unique for this client, and unlike any id a

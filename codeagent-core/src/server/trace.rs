@@ -44,14 +44,10 @@ impl Middleware for Trace {
     fn handle<'a>(&'a self, request: Request, next: Next) -> BoxFuture<'a, Response> {
         let method = request.method();
         let name = request.name();
-        let title = match name {
-            Some(name) => format!("{method} {name}"),
-            None => method.to_owned(),
-        };
         let span = tracing::info_span!(
             target: "codeagent::trace",
             "mcp.request",
-            otel.name = title.as_str(),
+            otel.name = Empty,
             otel.kind = "server",
             otel.status_code = Empty,
             mcp.method.name = method,
@@ -66,6 +62,13 @@ impl Middleware for Trace {
             trace_id = Empty,
             parent_span_id = Empty,
         );
+        if span.is_disabled() {
+            return Box::pin(next.run(request));
+        }
+        match name {
+            Some(name) => span.record("otel.name", format!("{method} {name}").as_str()),
+            None => span.record("otel.name", method),
+        };
         if let Some(name) = name {
             let field = match method {
                 "tools/call" => "gen_ai.tool.name",

@@ -3,16 +3,13 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::{Engine, Reply, Route};
 use crate::mcp::ProtocolVersion;
-use crate::mcp::meta::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY};
 use crate::output::call_error;
 use crate::server::era::Era;
 use crate::server::jsonrpc::{self, INTERNAL_ERROR, RpcError, error_message, result_message};
 use crate::server::middleware::{Handler, Next, Request, Response};
-use crate::server::peer::{Peer, Slot};
+use crate::server::peer::{Declared, Peer, Slot};
 use crate::toolbox::run::CatchPanic;
 
 impl Engine {
@@ -60,7 +57,12 @@ impl Engine {
                 Err(panic) => panicked(&method, era.version, &panic),
             };
             Some(match response.into_outcome()? {
-                Ok(result) => result_message(&id, engine.finish(era, result)),
+                // A handler's result is finished already; one a middleware
+                // made gets what every result of its era carries.
+                Ok(result) if era.is_modern() && result.get("resultType").is_none() => {
+                    result_message(&id, engine.finish(era, result))
+                }
+                Ok(result) => result_message(&id, result),
                 Err(error) => error_message(&id, &error),
             })
         }))
@@ -70,25 +72,14 @@ impl Engine {
 /// What middleware sees of `request`.
 fn middleware_request(peer: &Peer, request: jsonrpc::Request, era: Era, slot: &Slot, route: &Route) -> Request {
     let jsonrpc::Request { id, method, params } = request;
-    let object = |value: Option<&Value>| value.filter(|value| value.is_object()).cloned();
-    let (client_info, client_capabilities) = if method == "initialize" {
-        (object(params.get("clientInfo")), object(params.get("capabilities")))
-    } else if era.is_modern() {
-        let meta = params.get("_meta");
-        (
-            object(meta.and_then(|meta| meta.get(CLIENT_INFO_KEY))),
-            object(meta.and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))),
-        )
-    } else {
-        (object(Some(&peer.client_info())), object(Some(&peer.capabilities())))
-    };
+    // A 2026-07-28 request (and `initialize`) states its client itself.
+    let declared = if era.is_modern() || method == "initialize" { Declared::default() } else { peer.declared() };
     Request {
         id,
         method,
         params,
         version: era.version,
-        client_info,
-        client_capabilities,
+        declared,
         caller: route.caller.clone(),
         #[cfg(feature = "http")]
         headers: route.headers.clone(),

@@ -1,6 +1,8 @@
 //! The methods answered at once: the handshake, discovery, log levels and
 //! tool listings.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use super::Engine;
@@ -9,7 +11,7 @@ use crate::mcp::ProtocolVersion;
 use crate::server::apps;
 use crate::server::era::{Era, supported_versions};
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
-use crate::server::peer::Peer;
+use crate::server::peer::{Declared, Peer};
 use crate::toolbox::LogLevel;
 
 impl Engine {
@@ -49,7 +51,8 @@ impl Engine {
         peer.set_capabilities(
             params.get("capabilities").filter(|value| value.is_object()).cloned().unwrap_or_default(),
         );
-        peer.set_client_info(params.get("clientInfo").filter(|value| value.is_object()).cloned().unwrap_or_default());
+        let declared = |key: &str| params.get(key).filter(|value| value.is_object()).cloned().map(Arc::new);
+        peer.set_declared(Declared { info: declared("clientInfo"), capabilities: declared("capabilities") });
         peer.update(|negotiated| {
             negotiated.version = Some(version);
             negotiated.initialized = false;

@@ -33,6 +33,9 @@ impl RequestLog {
 
 impl Middleware for RequestLog {
     fn handle<'a>(&'a self, request: Request, next: Next) -> BoxFuture<'a, Response> {
+        if !tracing::enabled!(target: "codeagent::request", tracing::Level::INFO) {
+            return Box::pin(next.run(request));
+        }
         Box::pin(async move {
             let started = Instant::now();
             let method = request.method().to_owned();

@@ -7,6 +7,8 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::mcp::ProtocolVersion;
+use crate::mcp::meta::{CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY};
+use crate::server::peer::Declared;
 use crate::toolbox::Caller;
 
 /// A request on its way to its handler: its method and parameters, who sent
@@ -20,8 +22,9 @@ pub struct Request {
     pub(crate) method: String,
     pub(crate) params: Map<String, Value>,
     pub(crate) version: ProtocolVersion,
-    pub(crate) client_info: Option<Value>,
-    pub(crate) client_capabilities: Option<Value>,
+    /// What a legacy client declared at `initialize` (empty in 2026-07-28
+    /// and for `initialize` itself, whose parameters say it).
+    pub(crate) declared: Declared,
     pub(crate) caller: Option<Caller>,
     #[cfg(feature = "http")]
     pub(crate) headers: Option<Arc<axum::http::HeaderMap>>,
@@ -86,17 +89,31 @@ impl Request {
     /// `_meta` in 2026-07-28, from `initialize` in a legacy session; `None`
     /// when the client did not say.
     pub fn client_info(&self) -> Option<&Value> {
-        self.client_info.as_ref()
+        self.stated("clientInfo", CLIENT_INFO_KEY, self.declared.info.as_deref())
     }
 
     /// The client's name from its `clientInfo`.
     pub fn client_name(&self) -> Option<&str> {
-        self.client_info.as_ref()?.get("name")?.as_str()
+        self.client_info()?.get("name")?.as_str()
     }
 
     /// The capabilities the client declared, where it declared them.
     pub fn client_capabilities(&self) -> Option<&Value> {
-        self.client_capabilities.as_ref()
+        self.stated("capabilities", CLIENT_CAPABILITIES_KEY, self.declared.capabilities.as_deref())
+    }
+
+    /// What the client states of itself: `initialize`'s parameter `param`,
+    /// a 2026-07-28 request's `_meta` key `meta_key`, or in a legacy
+    /// session what it `declared` at `initialize`.
+    fn stated<'a>(&'a self, param: &str, meta_key: &str, declared: Option<&'a Value>) -> Option<&'a Value> {
+        let stated = if self.method == "initialize" {
+            self.params.get(param)
+        } else if self.version.is_modern() {
+            self.meta()?.get(meta_key)
+        } else {
+            declared
+        };
+        stated.filter(|value| value.is_object())
     }
 
     /// Who sent the request, once an authorisation layer or a middleware

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::Request;
+use crate::mcp::ProtocolVersion;
 use crate::output::call_error;
 use crate::server::jsonrpc::RpcError;
 
@@ -37,8 +38,12 @@ impl Response {
     /// request's protocol version states it: what a middleware answers a
     /// `tools/call` with when the model should read why it failed.
     pub fn tool_error(request: &Request, message: impl Into<String>) -> Self {
-        let result = call_error(message).into_call_result().into_wire(request.protocol_version(), None);
-        Response::result(result)
+        Response::tool_error_in(request.protocol_version(), message)
+    }
+
+    /// A tool's error result with `message`, as `version` states it.
+    pub(crate) fn tool_error_in(version: ProtocolVersion, message: impl Into<String>) -> Self {
+        Response::result(call_error(message).into_call_result().into_wire(version, None))
     }
 
     /// The result, unless the response is an error or none.

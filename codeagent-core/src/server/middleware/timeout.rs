@@ -58,17 +58,16 @@ impl Middleware for Timeout {
         let limit = (request.method() == "tools/call").then(|| request.name().and_then(|name| self.limit_of(name)));
         let Some(Some(limit)) = limit else { return Box::pin(next.run(request)) };
         Box::pin(async move {
-            let name = request.name().unwrap_or_default().to_owned();
             let stop = request.cancellation().clone();
-            let answer =
-                Response::tool_error(&request, format!("The tool `{name}` timed out after {}", seconds(limit)));
+            let version = request.protocol_version();
+            let name = request.name().unwrap_or_default().to_owned();
             let mut handled = std::pin::pin!(next.run(request));
             tokio::select! {
                 response = &mut handled => response,
                 () = tokio::time::sleep(limit) => {
                     stop.cancel();
                     let _ = tokio::time::timeout(STOP_GRACE, handled).await;
-                    answer
+                    Response::tool_error_in(version, format!("The tool `{name}` timed out after {}", seconds(limit)))
                 }
             }
         })
