@@ -47,6 +47,18 @@ fn whoami(ctx: &Context) -> String {
     }
 }
 
+/// The ledger behind the sales figures: reading it needs `sales:write`.
+#[resource(uri = "sales://ledger", mime_type = "text/plain", scopes = ["sales:write"])]
+fn ledger() -> String {
+    "north 1200".to_owned()
+}
+
+/// A prompt to plan deletions: getting it needs `sales:write`.
+#[prompt(scopes = ["sales:write"])]
+fn plan_deletion() -> String {
+    "Which regions should go?".to_owned()
+}
+
 /// A codeagent endpoint whose tokens `issuer` issues, fetching its keys
 /// again at most every `refetch`: the endpoint, and its resource identifier
 /// (`http://127.0.0.1:PORT/mcp`).
@@ -56,7 +68,8 @@ async fn protected(issuer: &Issuer, refetch: Duration) -> (Endpoint, String) {
     let auth = ResourceServer::new(&issuer.url, &resource)
         .with_scopes_supported(["sales:read", "sales:write"])
         .with_key_refetch(refetch);
-    let toolbox = Toolbox::new().tool(sales_total).tool(delete_region).tool(whoami);
+    let toolbox =
+        Toolbox::new().tool(sales_total).tool(delete_region).tool(whoami).resource(ledger).prompt(plan_deletion);
     let server = Server::new(toolbox.clone()).with_middleware(ScopeFilter::new(&toolbox));
     (start_on(listener, server, HttpOptions::new().with_resource_server(auth)).await, resource)
 }

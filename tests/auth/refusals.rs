@@ -150,6 +150,26 @@ async fn scopes_are_required_per_tool_in_both_eras() {
     let (_, answer) = response.exchange().await;
     assert_eq!(answer["result"]["content"][0]["text"], "deleted north", "{answer}");
 
+    // Resources and prompts alike: listed and served to the writer only.
+    for (method, params, listing, key) in [
+        ("resources/read", json!({"uri": "sales://ledger"}), "resources/list", "resources"),
+        ("prompts/get", json!({"name": "plan_deletion"}), "prompts/list", "prompts"),
+    ] {
+        let message = modern(4, method, params);
+        let sent = |token: &str| modern_post(addr, &message).header("authorization", format!("Bearer {token}"));
+        let response = sent(&reader).send().await;
+        let (status, challenge) = refused(&response);
+        assert_eq!(status, StatusCode::FORBIDDEN, "{method}");
+        assert!(challenge.contains(r#"scope="sales:write", error="insufficient_scope""#), "{method}: {challenge}");
+        assert_eq!(sent(&writer).send().await.status, StatusCode::OK, "{method}");
+        let message = modern(5, listing, json!({}));
+        for (token, shown) in [(&reader, 0), (&writer, 1)] {
+            let response = modern_post(addr, &message).header("authorization", format!("Bearer {token}")).send().await;
+            let (_, answer) = response.exchange().await;
+            assert_eq!(answer["result"][key].as_array().map(Vec::len), Some(shown), "{listing}: {answer}");
+        }
+    }
+
     // A legacy session: opened with a token, each request checked again.
     let version = codeagent::ProtocolVersion::V2025_11_25;
     let bearer = |token: &str| format!("Bearer {token}");
