@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
-use hyper::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, LOCATION};
-use hyper::{Method, Request, StatusCode, Uri};
+use hyper::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
+use hyper::{Request, StatusCode, Uri};
 use serde_json::Value;
 
 use crate::net::{HttpClient, describe};
@@ -63,6 +63,7 @@ pub(crate) async fn get_json(client: &HttpClient, url: &str) -> Result<Answer, S
 }
 
 /// `POST url` of `json`.
+#[cfg(feature = "client")]
 pub(crate) async fn post_json(client: &HttpClient, url: &str, json: &Value) -> Result<Answer, String> {
     let body = serde_json::to_vec(json).map_err(|error| error.to_string())?;
     let request = Request::post(uri(url)?)
@@ -97,9 +98,10 @@ pub(crate) async fn post_form(
 
 /// Where `GET url` redirects to (its `Location`, resolved against `url`),
 /// without following it.
+#[cfg(feature = "client")]
 pub(crate) async fn redirect_of(client: &HttpClient, url: &str) -> Result<String, String> {
     let request = Request::builder()
-        .method(Method::GET)
+        .method(hyper::Method::GET)
         .uri(uri(url)?)
         .body(Full::new(Bytes::new()))
         .map_err(|error| error.to_string())?;
@@ -116,13 +118,14 @@ pub(crate) async fn redirect_of(client: &HttpClient, url: &str) -> Result<String
     }
     let location = response
         .headers()
-        .get(LOCATION)
+        .get(hyper::header::LOCATION)
         .and_then(|value| value.to_str().ok())
         .ok_or("the authorization endpoint redirected without a Location")?;
     Ok(resolve(url, location))
 }
 
 /// `reference` resolved against `base` (an absolute URL, a path, or a query).
+#[cfg(feature = "client")]
 pub(crate) fn resolve(base: &str, reference: &str) -> String {
     if reference.contains("://") {
         return reference.to_owned();

@@ -21,6 +21,7 @@ pub(crate) fn path(url: &str) -> String {
 /// The well-known URLs a document of `name` for `url` may be at, in the
 /// order to try: with the URL's path appended (RFC 8414 §3.1, RFC 9728
 /// §3.1), then at the root.
+#[cfg(feature = "client")]
 pub(crate) fn well_known(url: &str, name: &str) -> Vec<String> {
     let Some(origin) = origin(url) else { return Vec::new() };
     let path = path(url);
@@ -54,6 +55,7 @@ pub(crate) fn server_metadata_urls(issuer: &str) -> Vec<String> {
 
 /// Whether the protected resource `resource` covers the server at `server`:
 /// the same origin, and the server's path at or below the resource's.
+#[cfg(feature = "client")]
 pub(crate) fn covers(resource: &str, server: &str) -> bool {
     let (Some(resource_origin), Some(server_origin)) = (origin(resource), origin(server)) else { return false };
     if !resource_origin.eq_ignore_ascii_case(&server_origin) {
@@ -66,6 +68,7 @@ pub(crate) fn covers(resource: &str, server: &str) -> bool {
 }
 
 /// `url` with the query `fields` added.
+#[cfg(feature = "client")]
 pub(crate) fn with_query(url: &str, fields: &[(&str, &str)]) -> String {
     let query = form_urlencoded::Serializer::new(String::new()).extend_pairs(fields).finish();
     let separator = if url.contains('?') { '&' } else { '?' };
@@ -73,13 +76,14 @@ pub(crate) fn with_query(url: &str, fields: &[(&str, &str)]) -> String {
 }
 
 /// The query fields of `url` (before any fragment).
+#[cfg(feature = "client")]
 pub(crate) fn query(url: &str) -> Vec<(String, String)> {
     let without_fragment = url.split('#').next().unwrap_or_default();
     let Some((_, query)) = without_fragment.split_once('?') else { return Vec::new() };
     form_urlencoded::parse(query.as_bytes()).into_owned().collect()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "client"))]
 mod tests {
     use super::*;
 

@@ -441,7 +441,7 @@ fn resource_server(
 }
 
 /// Without the `auth` feature there is no resource server.
-#[cfg(not(feature = "auth"))]
+#[cfg(all(feature = "http", not(feature = "auth")))]
 fn resource_server(
     _: &Server,
     _: AuthFlags,
