@@ -52,7 +52,7 @@ fn secure(tcp: HttpConnector) -> Connector {
 }
 
 /// Whether `https://` URLs can be reached (the `tls` feature).
-#[cfg(any(feature = "agent", feature = "client"))]
+#[cfg(feature = "client")]
 pub(crate) const HAS_TLS: bool = cfg!(feature = "tls");
 
 /// An error with its causes, `a: b: c`.
