@@ -9,7 +9,7 @@ use codeagent::{ProtocolVersion, Server, Toolbox};
 use serde_json::{Map, json};
 
 use crate::common::tools::{observed_until, saw_cancellation};
-use crate::own::{asking, in_process, over_http, rand_suffix, server};
+use crate::own::{asking, demo_root, in_process, over_http, rand_suffix, server};
 
 /// A result without the identity of the server that sent it.
 fn without_server(raw: &serde_json::Value) -> serde_json::Value {
@@ -83,7 +83,7 @@ async fn progress_cancellation_and_questions_pass_through() {
     let asked = Arc::new(Mutex::new(0));
     let count = Arc::clone(&asked);
     let handlers = Handlers::new()
-        .with_roots(vec![Root::new("file:///work/demo")])
+        .with_roots(vec![Root::new(demo_root())])
         .on_sampling(|_request: Sampling| async { Ok(Sampling::text_answer("mock", "demo-app")) })
         .on_elicitation(move |_question| {
             *count.lock().unwrap() += 1;
@@ -110,7 +110,7 @@ async fn progress_cancellation_and_questions_pass_through() {
         assert!(saw_cancellation(&seen), "{protocol:?}: the mounted server saw {seen:?}");
 
         let output = outer.call("own_name_project", json!({})).await.unwrap();
-        assert_eq!(output.text(), "file:///work/demo is `demo-app`", "{protocol:?}: {:?}", output.raw());
+        assert_eq!(output.text(), format!("{} is `demo-app`", demo_root()), "{protocol:?}: {:?}", output.raw());
     }
     assert!(*asked.lock().unwrap() >= 2);
 }

@@ -95,6 +95,11 @@ async fn progress_arrives_and_dropping_a_call_cancels_it() {
     }
 }
 
+/// The root the asking tests hand out: this repository's own directory.
+pub(crate) fn demo_root() -> String {
+    format!("file://{}", env!("CARGO_MANIFEST_DIR"))
+}
+
 pub(crate) fn rand_suffix() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -146,7 +151,7 @@ async fn questions_are_answered_by_handlers_in_both_eras() {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let record = Arc::clone(&asked);
     let handlers = Handlers::new()
-        .with_roots(vec![Root::new("file:///work/demo")])
+        .with_roots(vec![Root::new(demo_root())])
         .on_sampling(|_request: Sampling| async { Ok(Sampling::text_answer("mock", "demo-app")) })
         .on_elicitation(move |question| {
             record.lock().unwrap().push(question.message().to_owned());
@@ -161,10 +166,11 @@ async fn questions_are_answered_by_handlers_in_both_eras() {
         ];
         for client in clients {
             let output = client.call("name_project", json!({})).await.unwrap();
-            assert_eq!(output.text(), "file:///work/demo is `demo-app`", "{protocol:?}: {:?}", output.raw());
+            assert_eq!(output.text(), format!("{} is `demo-app`", demo_root()), "{protocol:?}: {:?}", output.raw());
         }
     }
-    assert!(asked.lock().unwrap().iter().all(|question| question == "Call file:///work/demo `demo-app`?"));
+    let question = format!("Call {} `demo-app`?", demo_root());
+    assert!(asked.lock().unwrap().iter().all(|asked| *asked == question));
 
     // No handlers: the server is told the client cannot answer.
     let client = in_process(Server::new(toolbox), Protocol::Negotiate, Handlers::new()).await;

@@ -24,6 +24,7 @@ pub(crate) mod resource;
 pub(crate) mod resources;
 pub(crate) mod run;
 pub(crate) mod schema;
+mod scopes;
 pub(crate) mod set;
 mod shelf;
 pub(crate) mod started;

@@ -173,10 +173,7 @@ impl ToolSpec {
     /// insufficient_scope` naming the scope. Elsewhere it changes nothing.
     #[must_use]
     pub fn with_scope(mut self, scope: impl Into<String>) -> Self {
-        let scope = scope.into();
-        if !self.scopes.contains(&scope) {
-            self.scopes.push(scope);
-        }
+        crate::toolbox::scopes::add(&mut self.scopes, scope.into());
         self
     }
 

@@ -101,6 +101,11 @@ impl<'a> Tools<'a> {
         self.toolbox.registry.tools.snapshot().find(name).cloned()
     }
 
+    /// The OAuth scopes a call of tool `name` needs (none for an unknown tool).
+    pub fn scopes(self, name: &str) -> Vec<String> {
+        self.find(name).map(|tool| tool.spec().scopes().to_vec()).unwrap_or_default()
+    }
+
     /// How many tools there are.
     pub fn len(self) -> usize {
         self.toolbox.registry.tools.snapshot().items().len()

@@ -1006,32 +1006,43 @@ async def tapped_http(url: str, wire: Wire) -> AsyncIterator[Any]:
         yield TappedRead(read, wire), TappedWrite(write, wire)
 
 
+def serve_http(command: list[str], extra: Callable[[str], list[str]] = lambda url: []) -> tuple[subprocess.Popen[bytes], str]:
+    """Starts ``command --http 127.0.0.1:PORT`` on a free port, followed by ``extra(url)``; the process and
+    its endpoint URL, once it listens."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/mcp"
+    process = subprocess.Popen([*command, "--http", f"127.0.0.1:{port}", *extra(url)], stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process, url
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{command[0]} did not listen on 127.0.0.1:{port} (exit status {process.poll()})")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stops a server started by serve_http, killing it if it does not end within 5 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class HttpGallery:
     """The gallery serving `--http 127.0.0.1:PORT`, shared by every era's HTTP connections."""
 
     def __init__(self, binary: str) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}/mcp"
+        self.process, self.url = serve_http([binary])
         self.deleted: set[str] = set()  # the regions deleted so far in this process
-        self.process = subprocess.Popen([binary, "--http", f"127.0.0.1:{port}"], stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"the gallery did not listen on 127.0.0.1:{port} (exit status {self.process.poll()})")
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop(self.process)
 
 
 def asking_client(transport: Any, mode: str, **callbacks: Any) -> Client:

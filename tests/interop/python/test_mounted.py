@@ -19,8 +19,6 @@ Prints one line per check and, last, ``N passed, M failed``; exits 1 if any chec
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +32,7 @@ import mcp_types as types
 from mcp import Client, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
-from test_gallery import MODERN, REQUEST_TIMEOUT, Results, text_blocks
+from test_gallery import MODERN, REQUEST_TIMEOUT, Results, serve_http, stop, text_blocks
 
 SAMPLED = "a sampled answer, from the Python client"
 RUN_TIMEOUT = 120.0  # seconds, for one transport and era
@@ -54,33 +52,6 @@ def mounts(root: Path, directory: str) -> list[str]:
         "--mount", f'fs="{node}" "{servers / "server-filesystem/dist/index.js"}" "{directory}"',
         "--mount", f'everything="{node}" "{servers / "server-everything/dist/index.js"}" stdio',
     ]
-
-
-class HttpGateway:
-    """The gallery with its mounts serving `--http 127.0.0.1:PORT`."""
-
-    def __init__(self, command: list[str]) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}/mcp"
-        self.process = subprocess.Popen([*command, "--http", f"127.0.0.1:{port}"], stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"the gateway did not listen on 127.0.0.1:{port} (exit status {self.process.poll()})")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 @asynccontextmanager
@@ -164,10 +135,10 @@ async def main(gallery: str, root: Path) -> int:
         directory = os.path.realpath(scratch)
         Path(directory, "notes.txt").write_text("first line\nsecond line\n")
         command = [gallery, *mounts(root, directory)]
-        http = HttpGateway(command)
+        process, http_url = serve_http(command)
         try:
             for mode in ["legacy", MODERN]:
-                for where, transport in [("stdio", lambda: over_stdio(command)), ("http", lambda: over_http(http.url))]:
+                for where, transport in [("stdio", lambda: over_stdio(command)), ("http", lambda: over_http(http_url))]:
                     R.prefix = f"[{mode} {where}] "
                     started = time.monotonic()
                     try:
@@ -180,7 +151,7 @@ async def main(gallery: str, root: Path) -> int:
                         traceback.print_exception(error)
                     print(f"[{mode} {where}] done in {time.monotonic() - started:.1f} s", flush=True)
         finally:
-            http.stop()
+            stop(process)
     R.prefix = ""
     if R.failures:
         print("\nfailed checks:\n  " + "\n  ".join(R.failures))

@@ -17,10 +17,7 @@ Prints one line per check and, last, ``N passed, M failed``; exits 1 if any chec
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import time
 import traceback
 from urllib.parse import parse_qs, urlsplit
 
@@ -31,7 +28,7 @@ from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 from mcp_types import Implementation
-from test_gallery import MODERN, REQUEST_TIMEOUT, Results, text_blocks
+from test_gallery import MODERN, REQUEST_TIMEOUT, Results, serve_http, stop, text_blocks
 
 CALLBACK = "http://127.0.0.1:9/callback"
 R = Results()
@@ -84,23 +81,6 @@ class Browser:
         return AuthorizationCodeResult(code=first("code") or "", state=first("state"), iss=first("iss"))
 
 
-def start_gallery(gallery: str, issuer: str) -> tuple[subprocess.Popen[bytes], str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    url = f"http://127.0.0.1:{port}/mcp"
-    args = [gallery, "--http", f"127.0.0.1:{port}", "--auth-issuer", issuer, "--auth-resource", url]
-    process = subprocess.Popen([*args, "--auth-scopes", "sales:read sales:write"], stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, url
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"the gallery did not listen on 127.0.0.1:{port} (exit status {process.poll()})")
-
-
 async def run(url: str, issuer: str, mode: str) -> None:
     storage, browser = Memory(issuer), Browser()
     provider = OAuthClientProvider(
@@ -146,7 +126,8 @@ async def run(url: str, issuer: str, mode: str) -> None:
 
 
 async def main(gallery: str, issuer: str) -> int:
-    process, url = start_gallery(gallery, issuer)
+    scopes = ["--auth-scopes", "sales:read sales:write"]
+    process, url = serve_http([gallery], lambda url: ["--auth-issuer", issuer, "--auth-resource", url, *scopes])
     try:
         for mode in ["legacy", MODERN]:
             R.prefix = f"[{mode}] "
@@ -159,8 +140,7 @@ async def main(gallery: str, issuer: str) -> int:
                 R.check("the session runs to the end", False, f"{type(error).__name__}: {error}")
                 traceback.print_exception(error)
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        stop(process)
     R.prefix = ""
     if R.failures:
         print("\nfailed checks:\n  " + "\n  ".join(R.failures))

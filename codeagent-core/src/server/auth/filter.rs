@@ -34,7 +34,7 @@ impl ScopeFilter {
     fn needed(&self, method: &str, item: &Value) -> Vec<String> {
         let text = |key: &str| item.get(key).and_then(Value::as_str).unwrap_or_default();
         match method {
-            "tools/list" => super::needed(&self.toolbox, "tools/call", &serde_json::json!({ "name": text("name") })),
+            "tools/list" => self.toolbox.tools().scopes(text("name")),
             "resources/list" => self.toolbox.resources().scopes(text("uri")),
             "prompts/list" => self.toolbox.prompts().scopes(text("name")),
             _ => Vec::new(),

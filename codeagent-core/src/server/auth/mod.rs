@@ -277,12 +277,14 @@ impl ResourceServer {
 
 /// The scopes request `method` with `params` needs of `toolbox`: those of
 /// the tool called, the resource read or the prompt got.
-pub(crate) fn needed(toolbox: &crate::toolbox::Toolbox, method: &str, params: &Value) -> Vec<String> {
+pub(crate) fn needed(
+    toolbox: &crate::toolbox::Toolbox,
+    method: &str,
+    params: &serde_json::Map<String, Value>,
+) -> Vec<String> {
     let named = |key: &str| params.get(key).and_then(Value::as_str).unwrap_or_default();
     match method {
-        "tools/call" => {
-            toolbox.tools().find(named("name")).map(|tool| tool.spec().scopes().to_vec()).unwrap_or_default()
-        }
+        "tools/call" => toolbox.tools().scopes(named("name")),
         "resources/read" => toolbox.resources().scopes(named("uri")),
         "prompts/get" => toolbox.prompts().scopes(named("name")),
         _ => Vec::new(),

@@ -74,8 +74,7 @@ fn auth_refusal(refusal: &crate::server::auth::Refusal) -> Response {
 #[cfg(feature = "auth")]
 fn forbidden_scope(http: &Http, caller: &Admitted, request: &Request) -> Option<Response> {
     let (resource_server, caller) = (http.options.resource_server.as_ref()?, caller.as_ref()?);
-    let params = Value::Object(request.params.clone());
-    let needed = crate::server::auth::needed(&http.engine.toolbox, &request.method, &params);
+    let needed = crate::server::auth::needed(&http.engine.toolbox, &request.method, &request.params);
     resource_server.forbid(caller, &needed).map(|refusal| auth_refusal(&refusal))
 }
 

@@ -143,10 +143,7 @@ impl ResourceSpec {
     /// insufficient_scope`. Elsewhere it changes nothing.
     #[must_use]
     pub fn with_scope(mut self, scope: impl Into<String>) -> Self {
-        let scope = scope.into();
-        if !self.scopes.contains(&scope) {
-            self.scopes.push(scope);
-        }
+        crate::toolbox::scopes::add(&mut self.scopes, scope.into());
         self
     }
 
