@@ -19,6 +19,8 @@
 //!                  Toolbox (feature `client`)                   → toolbox, result, mcp, oauth, net
 //! provider         tool definitions for LLM APIs (OpenAI, Anthropic, Gemini), from a
 //!                  Toolbox; the CLI's `--list --format` prints them → toolbox, mcp
+//! skills           agent skills read from a directory (SEP-2640), served as
+//!                  resources (feature `skills`)                 → toolbox, mcp
 //! toolbox          the tool runtime                             (may use everything below)
 //!   output         typed outputs, lowered into a ToolResult     → result, mcp, artifact, finite_json
 //!   result         ToolResult and ToolResultEvent: building, adapting,
@@ -72,6 +74,8 @@ mod random;
 pub mod result;
 mod schema_ref;
 pub mod server;
+#[cfg(feature = "skills")]
+pub mod skills;
 pub mod toolbox;
 pub mod ui;
 pub use codeagent_uri_template as uri_template;

@@ -47,6 +47,12 @@ pub enum Method {
     Discover,
     /// `subscriptions/listen` (2026-07-28).
     SubscriptionsListen,
+    /// `skills/list`: the skills extension's listing (SEP-2640).
+    SkillsList,
+    /// `skills/get`: one skill's entry by URI (SEP-2640).
+    SkillsGet,
+    /// `resources/directory/read`: a directory resource's children (SEP-2640).
+    ResourcesDirectoryRead,
 }
 
 impl Method {
@@ -67,6 +73,9 @@ impl Method {
         Method::Complete,
         Method::Discover,
         Method::SubscriptionsListen,
+        Method::SkillsList,
+        Method::SkillsGet,
+        Method::ResourcesDirectoryRead,
     ];
 
     /// The method's wire name.
@@ -87,6 +96,9 @@ impl Method {
             Method::Complete => "completion/complete",
             Method::Discover => "server/discover",
             Method::SubscriptionsListen => "subscriptions/listen",
+            Method::SkillsList => "skills/list",
+            Method::SkillsGet => "skills/get",
+            Method::ResourcesDirectoryRead => "resources/directory/read",
         }
     }
 
@@ -111,7 +123,10 @@ impl Method {
             | Method::ResourcesRead
             | Method::PromptsList
             | Method::PromptsGet
-            | Method::Complete => true,
+            | Method::Complete
+            | Method::SkillsList
+            | Method::SkillsGet
+            | Method::ResourcesDirectoryRead => true,
         }
     }
 

@@ -22,6 +22,8 @@ pub mod middleware;
 pub mod otel;
 mod outlet;
 mod peer;
+#[cfg(feature = "skills")]
+mod skills;
 mod state;
 mod stdio;
 #[cfg(feature = "http")]
@@ -111,6 +113,8 @@ impl Server {
                 #[cfg(feature = "http")]
                 shared_results: None,
                 middleware: Arc::new([]),
+                #[cfg(feature = "skills")]
+                skills: None,
             },
             message_limit: DEFAULT_MESSAGE_LIMIT,
             state_key_problem,

@@ -283,6 +283,11 @@ impl Toolbox {
         self.config.unknown_arguments
     }
 
+    /// How many items one listing page holds.
+    pub(crate) fn page_size(&self) -> usize {
+        self.config.page_size
+    }
+
     /// The caching hint of listings and reads (2026-07-28).
     pub fn cache_hint(&self) -> CacheHint {
         self.config.cache

@@ -15,7 +15,7 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, Page};
 
 const USAGE: &str = "\
-usage: SERVER [--mount NAME=SERVER ...] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--mount NAME=SERVER ...] [--skills DIR] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
@@ -52,6 +52,10 @@ usage: SERVER [--mount NAME=SERVER ...] [--tool-timeout SECS] [--log-requests] [
                                and prompts too, as NAME_tool, NAME+uri and NAME_prompt. SERVER is an
                                http(s):// URL (Streamable HTTP) or a command line (stdio; quote it:
                                --mount time='uvx mcp-server-time'). Repeatable
+  --skills DIR                 before the command: serve the agent skills of DIR (each folder with a
+                               SKILL.md) as the skills extension: skill:// resources, skills/list
+                               and skills/get with each file's SHA-256 digest and size. DIR is read
+                               once, at start; a malformed skill is an error naming its file
   --tool-timeout SECS          before the command: stop a tool call after SECS seconds (its result
                                is then a tool error naming the limit)
   --log-requests               before the command: log each request (method, tool, outcome,
@@ -219,6 +223,16 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
         }
     };
     let server = leading.middleware(server);
+    let server = match &leading.skills {
+        Some(dir) => match with_skills(server, dir) {
+            Ok(server) => server,
+            Err(problem) => {
+                eprintln!("error: --skills {}: {problem}", dir.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => server,
+    };
     for (name, target) in leading.mounts {
         if let Err(problem) = mount(&server, &name, &target).await {
             eprintln!("error: --mount {name}: {problem}");
@@ -246,6 +260,8 @@ struct Leading {
     tool_timeout: Option<std::time::Duration>,
     /// `--log-requests`.
     log_requests: bool,
+    /// `--skills DIR`.
+    skills: Option<std::path::PathBuf>,
 }
 
 impl Leading {
@@ -295,8 +311,28 @@ fn split_leading(args: Vec<String>) -> Result<(Leading, Vec<String>), String> {
                 rest.next();
                 leading.log_requests = true;
             }
+            Some("--skills") => {
+                rest.next();
+                let dir = rest.next().ok_or("--skills needs a folder of skills, such as ./skills")?;
+                leading.skills = Some(dir.into());
+            }
             _ => return Ok((leading, rest.collect())),
         }
+    }
+}
+
+/// `server` serving the skills of folder `dir`.
+fn with_skills(server: Server, dir: &std::path::Path) -> Result<Server, String> {
+    #[cfg(feature = "skills")]
+    {
+        let skills = crate::skills::Skills::from_dir(dir).map_err(|error| error.to_string())?;
+        tracing::info!("serving {} skills from {}", skills.len(), dir.display());
+        server.with_skills(skills).map_err(|error| error.to_string())
+    }
+    #[cfg(not(feature = "skills"))]
+    {
+        let _ = (server, dir);
+        Err("serving skills needs the `skills` feature".to_owned())
     }
 }
 
@@ -542,6 +578,14 @@ mod tests {
             let problem = split_leading(args(&["--tool-timeout", bad])).unwrap_err();
             assert!(problem.contains("expected a positive number of seconds"), "{bad}: {problem}");
         }
+    }
+
+    #[test]
+    fn skills_lead_the_command_line() {
+        let (leading, rest) = split_leading(args(&["--skills", "./skills", "--http", "x"])).unwrap();
+        assert_eq!(leading.skills, Some(std::path::PathBuf::from("./skills")));
+        assert_eq!(rest, ["--http", "x"]);
+        assert!(split_leading(args(&["--skills"])).unwrap_err().contains("needs a folder of skills"));
     }
 
     #[test]

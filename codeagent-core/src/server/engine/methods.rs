@@ -37,6 +37,7 @@ impl Engine {
         if apps {
             apps::advertise(&mut capabilities);
         }
+        self.advertise_skills(&mut capabilities);
         Value::Object(capabilities)
     }
 

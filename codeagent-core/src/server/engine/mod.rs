@@ -13,6 +13,7 @@ mod listen;
 mod methods;
 mod prompts;
 mod resources;
+mod skills;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -61,6 +62,9 @@ pub(crate) struct Engine {
     pub(crate) shared_results: Option<Arc<dyn crate::server::store::Store>>,
     /// The middleware every request passes through, outermost first.
     pub(crate) middleware: super::middleware::Chain,
+    /// The skills served (SEP-2640), whose files are resources of the toolbox.
+    #[cfg(feature = "skills")]
+    pub(crate) skills: Option<crate::skills::Skills>,
 }
 
 /// How a request reaches back to its client while it runs.
@@ -240,6 +244,9 @@ impl Engine {
             Some(Method::SetLogLevel) => self.set_level(peer, &params),
             Some(Method::Discover) => Ok(self.discover(era)),
             Some(Method::ToolsList) => self.list(era, &params),
+            Some(method @ (Method::SkillsList | Method::SkillsGet | Method::ResourcesDirectoryRead)) => {
+                self.skills_method(method, era, &params)
+            }
             None => Err(RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {name}"))),
         };
         slot.finish();
