@@ -22,6 +22,10 @@ pub use codeagent_core::agent;
 /// toolbox (feature `client`, which `cli` turns on).
 #[cfg(feature = "client")]
 pub use codeagent_core::client;
+/// Agent skills served from a directory: the skills extension, SEP-2640
+/// (feature `skills`, a default one).
+#[cfg(feature = "skills")]
+pub use codeagent_core::skills;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -34,6 +38,9 @@ pub mod guide {
     pub mod tools_and_results {}
     #[doc = include_str!("../docs/guide/resources-and-prompts.md")]
     pub mod resources_and_prompts {}
+    #[cfg(feature = "skills")]
+    #[doc = include_str!("../docs/guide/skills.md")]
+    pub mod skills {}
     #[doc = include_str!("../docs/guide/asking.md")]
     pub mod asking {}
     #[doc = include_str!("../docs/guide/large-results.md")]

