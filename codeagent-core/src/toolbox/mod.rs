@@ -283,7 +283,8 @@ impl Toolbox {
         self.config.unknown_arguments
     }
 
-    /// How many items one listing page holds.
+    /// How many items one listing page holds (the skills extension's pages).
+    #[cfg(feature = "skills")]
     pub(crate) fn page_size(&self) -> usize {
         self.config.page_size
     }
