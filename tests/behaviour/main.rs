@@ -41,6 +41,7 @@ mod lifecycle;
 mod notifications;
 mod prompts;
 mod resources;
+mod tasks;
 mod tools;
 
 use serde_json::{Value, json};
