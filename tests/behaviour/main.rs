@@ -41,6 +41,8 @@ mod lifecycle;
 mod notifications;
 mod prompts;
 mod resources;
+#[cfg(feature = "skills")]
+mod skills;
 mod tools;
 
 use serde_json::{Value, json};
