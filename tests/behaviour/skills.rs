@@ -192,12 +192,17 @@ async fn every_file_read_matches_the_digest_and_size_promised(transport: Transpo
     for era in ERAS {
         let mut client = client(transport, era).await;
         let (resources, _) = all_pages(&mut client, era, "resources/list", "resources", json!({})).await;
+        let mut blobs = 0;
         for entry in listed(&mut client, era).await {
             let skill = skills.iter().find(|skill| entry["uri"] == skill.uri.as_str()).expect("a skill on disk");
             for promised in entry["resources"].as_array().expect("resources") {
                 let uri = promised["uri"].as_str().expect("a uri");
                 let read = client.result(uri, "resources/read", params(era, json!({"uri": uri}))).await;
                 let bytes = read_bytes(&read, uri);
+                if read["contents"][0].get("blob").is_some() {
+                    blobs += 1;
+                    assert_eq!(read["contents"][0]["mimeType"], "image/png", "{transport} {era:?}: {uri}");
+                }
                 // What a client does: hash what it read, compare with the listing.
                 assert_eq!(promised["digest"], sha256(&bytes), "{transport} {era:?}: {uri}");
                 assert_eq!(promised["size"], bytes.len(), "{transport} {era:?}: {uri}");
@@ -213,6 +218,7 @@ async fn every_file_read_matches_the_digest_and_size_promised(transport: Transpo
                 }
             }
         }
+        assert_eq!(blobs, 1, "{transport} {era:?}: the fixture's one binary file (a PNG) is read as a blob");
     }
 }
 
