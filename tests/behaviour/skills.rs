@@ -68,14 +68,18 @@ fn params(era: Era, params: Value) -> Value {
     }
 }
 
-/// Every page of listing `method` (`params` plus the cursor), each checked
-/// to hold one item (the server's page size) and, in 2026-07-28, its caching
-/// hints: the items, in order, and how many pages there were.
-async fn all_pages(client: &mut Client, era: Era, method: &str, key: &str, first: Value) -> (Vec<Value>, usize) {
+/// The most pages a listing of the fixture may take.
+const MAX_PAGES: usize = 64;
+
+/// Every page of listing `method` (with `request`, plus the cursor after the
+/// first page), each checked to hold one item (the server's page size) and,
+/// in 2026-07-28, its caching hints: the items, in order, and how many pages
+/// there were.
+async fn all_pages(client: &mut Client, era: Era, method: &str, key: &str, request: Value) -> (Vec<Value>, usize) {
     let mut items = Vec::new();
     let mut cursor: Option<String> = None;
-    for page in 1.. {
-        let mut request = first.clone();
+    for page in 1..=MAX_PAGES {
+        let mut request = request.clone();
         if let Some(cursor) = &cursor {
             request["cursor"] = json!(cursor);
         }
@@ -91,7 +95,7 @@ async fn all_pages(client: &mut Client, era: Era, method: &str, key: &str, first
             None => return (items, page),
         }
     }
-    unreachable!("the pages end")
+    panic!("{method}: still a nextCursor after {MAX_PAGES} pages (the cursor goes round?)")
 }
 
 /// The `uri` of each of `entries`.
