@@ -38,6 +38,10 @@ pub fn result_definition(method: &str) -> &'static str {
         "tasks/get" => "GetTaskResult",
         "tasks/update" => "UpdateTaskResult",
         "tasks/cancel" => "CancelTaskResult",
+        "skills/list" => crate::skills::LIST_SKILLS_RESULT,
+        "skills/get" => crate::skills::GET_SKILL_RESULT,
+        // The skills extension's: a folder's children are resources.
+        "resources/directory/read" => "ListResourcesResult",
         _ => "Result",
     }
 }

@@ -41,6 +41,8 @@ mod lifecycle;
 mod notifications;
 mod prompts;
 mod resources;
+#[cfg(feature = "skills")]
+mod skills;
 mod tasks;
 mod tools;
 
