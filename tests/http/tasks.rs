@@ -149,3 +149,25 @@ async fn the_task_of_an_instance_that_died_fails_within_seconds() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_past_its_ttl_is_gone() {
+    bounded(async {
+        let endpoint = start(server().with_task_ttl(Duration::from_millis(400)), HttpOptions::new()).await;
+        let created = result(
+            endpoint.addr,
+            &declaring(1, "tools/call", json!({"name": "long_job", "arguments": {"seconds": 0, "ask": false}})),
+        )
+        .await;
+        assert_eq!(created["ttlMs"], 400, "{created}");
+        let id = created["taskId"].as_str().expect("a task id").to_owned();
+        let done = until(endpoint.addr, &id, Duration::from_secs(5), |task| task["status"] == "completed").await;
+        assert_eq!(done["ttlMs"], 400);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let response = modern_post(endpoint.addr, &declaring(2, "tasks/get", json!({"taskId": id}))).send().await;
+        let (_, body) = response.exchange().await;
+        assert_eq!(body["error"]["code"], -32602, "an expired task is unknown: {body}");
+        assert!(body["error"]["message"].as_str().unwrap_or_default().contains("expired"), "{body}");
+    })
+    .await;
+}
