@@ -180,9 +180,18 @@ async fn other_clients_get_an_ordinary_result_or_the_extensions_refusal(transpor
         let error = client.error(id, method, modern_with(json!({"taskId": "anything"}), json!({}))).await;
         assert_eq!(error["code"], MISSING_CAPABILITY, "{transport} {method}: {error}");
     }
-    let unknown = client.error(5, "tasks/get", with_tasks(json!({"taskId": "no-such-task"}))).await;
+    let unknown = client.error(5, "tasks/get", with_tasks(json!({"taskId": "0123456789abcdef0123456789abcdef"}))).await;
     assert_eq!(unknown["code"], INVALID_PARAMS, "{transport}: {unknown}");
-    assert!(unknown["message"].as_str().unwrap().contains("no-such-task"), "names the id: {unknown}");
+    assert!(
+        unknown["message"].as_str().unwrap().contains("0123456789abcdef0123456789abcdef"),
+        "names the id: {unknown}"
+    );
+    let malformed = client.error(7, "tasks/get", with_tasks(json!({"taskId": "<script>"}))).await;
+    assert_eq!(malformed["code"], INVALID_PARAMS, "{transport}: {malformed}");
+    assert!(!malformed["message"].as_str().unwrap().contains("<script>"), "not echoed: {malformed}");
+    let ids: Vec<String> = (0..101).map(|i| format!("{i:032x}")).collect();
+    let many = client.error(8, "subscriptions/listen", with_tasks(json!({"notifications": {"taskIds": ids}}))).await;
+    assert_eq!(many["code"], INVALID_PARAMS, "{transport}: at most 100 tasks a stream: {many}");
     let removed = client.error(6, "tasks/result", with_tasks(json!({"taskId": "x"}))).await;
     assert_eq!(removed["code"], -32601, "tasks/result is not a method of the extension: {removed}");
 }

@@ -9,13 +9,14 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 
 use super::tasks::{belongs_to, declares_tasks, tasks_not_declared};
-use super::{Engine, Reply, Route};
+use super::{Engine, Reply, Route, refused};
 use crate::mcp::Notification;
 use crate::mcp::meta::SUBSCRIPTION_ID_KEY;
 use crate::server::era::Era;
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 use crate::server::outlet::{Outlet, notify};
 use crate::server::peer::{Peer, Slot};
+use crate::server::tasks::MAX_LISTENED_TASKS;
 
 /// What changed on the server that a client may hear of.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -198,9 +199,14 @@ impl Engine {
             None => Vec::new(),
         };
         if !task_ids.is_empty() && !declares_tasks(peer, era, &params) {
-            slot.finish();
-            peer.complete(&id);
-            return Reply::error(&id, &tasks_not_declared("listening to tasks (`taskIds`)"));
+            return refused(peer, &id, &slot, &tasks_not_declared("listening to tasks (`taskIds`)"));
+        }
+        if task_ids.len() > MAX_LISTENED_TASKS {
+            let message = format!(
+                "Invalid params: a subscriptions/listen stream follows at most {MAX_LISTENED_TASKS} tasks; `taskIds` names {}",
+                task_ids.len()
+            );
+            return refused(peer, &id, &slot, &RpcError::new(INVALID_PARAMS, message));
         }
         let mut task_changes = (!task_ids.is_empty()).then(|| self.tasks.changes());
         let mut changes = self.list_changes();

@@ -15,7 +15,7 @@ use crate::server::jsonrpc::{
 use crate::server::peer::{Peer, Slot};
 use crate::server::store::StoreError;
 use crate::server::tasks::record::TaskRecord;
-use crate::server::tasks::{AnswerError, TASKS_EXTENSION};
+use crate::server::tasks::{AnswerError, TASKS_EXTENSION, is_task_id};
 
 /// Whether the client of a request with `params` declared the tasks
 /// extension: in this 2026-07-28 request's capabilities, or at `initialize`.
@@ -44,6 +44,12 @@ pub(super) fn store_failed(error: &StoreError) -> RpcError {
 /// The `-32602` error of a task that does not exist, expired, or belongs
 /// to another caller (which is not told apart, so no task is revealed).
 fn unknown_task(id: &str) -> RpcError {
+    if !is_task_id(id) {
+        return RpcError::new(
+            INVALID_PARAMS,
+            "Failed to retrieve task: Task not found: not a task id this server made",
+        );
+    }
     RpcError::new(INVALID_PARAMS, format!("Failed to retrieve task: Task not found or expired: `{id}`"))
 }
 

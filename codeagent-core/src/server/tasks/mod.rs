@@ -40,6 +40,15 @@ pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_millis(500);
 /// How long the instance running a task vouches for it at each renewal.
 pub(crate) const LEASE: Duration = Duration::from_secs(5);
 
+/// The most tasks one `subscriptions/listen` stream may follow.
+pub(crate) const MAX_LISTENED_TASKS: usize = 100;
+
+/// Whether `id` has the shape of the ids this server makes (32 lowercase hex
+/// digits): anything else names no task, and is not looked up.
+pub(crate) fn is_task_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// How often the instance running a task renews its lease (and looks for a
 /// cancel or answers other instances left in the store).
 pub(crate) const RENEWAL: Duration = Duration::from_secs(1);
@@ -187,6 +196,9 @@ impl Tasks {
     /// expired). A task whose instance stopped renewing its lease is ended
     /// `failed` here, for every instance to see.
     pub(crate) async fn load(&self, id: &str) -> Result<Option<TaskRecord>, StoreError> {
+        if !is_task_id(id) {
+            return Ok(None);
+        }
         if let Some(task) = self.running(id) {
             return Ok(Some(task.record()));
         }
