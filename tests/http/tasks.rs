@@ -141,6 +141,7 @@ async fn the_task_of_an_instance_that_died_fails_within_seconds() {
         tokio::task::spawn_blocking(move || doomed.runtime.shutdown_background()).await.expect("the instance is gone");
         let failed = until(survivor.addr, &id, Duration::from_secs(15), |task| task["status"] != "working").await;
         let took = killed.elapsed();
+        eprintln!("the dead instance's task failed {took:?} after the kill");
         assert_eq!(failed["status"], "failed", "{failed}");
         assert_eq!(failed["error"]["code"], -32603, "{failed}");
         let message = failed["error"]["message"].as_str().expect("a message");
