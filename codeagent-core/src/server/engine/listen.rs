@@ -16,6 +16,7 @@ use crate::server::era::Era;
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 use crate::server::outlet::{Outlet, notify};
 use crate::server::peer::{Peer, Slot};
+use crate::server::store::next_message;
 use crate::server::tasks::MAX_LISTENED_TASKS;
 
 /// What changed on the server that a client may hear of.
@@ -111,14 +112,11 @@ impl Changes {
 /// The id of the next task whose record changed; pending forever without a receiver.
 async fn next_task(changes: &mut Option<broadcast::Receiver<String>>) -> String {
     let Some(receiver) = changes else { return std::future::pending().await };
-    loop {
-        match receiver.recv().await {
-            Ok(task) => return task,
-            Err(RecvError::Lagged(missed)) => tracing::warn!("a client missed {missed} task changes"),
-            Err(RecvError::Closed) => {
-                *changes = None;
-                return std::future::pending().await;
-            }
+    match next_message(receiver, "task changes: a client is not reading fast enough").await {
+        Some(task) => task,
+        None => {
+            *changes = None;
+            std::future::pending().await
         }
     }
 }

@@ -184,6 +184,18 @@ pub(crate) async fn shared_state_keys(store: &dyn Store) -> std::io::Result<Stat
     })
 }
 
+/// The next message `bus` carries; `None` once it is closed. Messages missed
+/// because the receiver fell behind are logged as `missed` (what they were).
+pub(crate) async fn next_message(bus: &mut broadcast::Receiver<String>, missed: &str) -> Option<String> {
+    loop {
+        match bus.recv().await {
+            Ok(text) => return Some(text),
+            Err(broadcast::error::RecvError::Lagged(count)) => tracing::warn!("missed {count} {missed}"),
+            Err(broadcast::error::RecvError::Closed) => return None,
+        }
+    }
+}
+
 /// How many bus messages a subscriber may fall behind before it misses some.
 pub(crate) const BUS_CAPACITY: usize = 4096;
 

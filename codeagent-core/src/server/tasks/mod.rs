@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::broadcast;
 
-use super::store::{MemoryStore, Store, StoreError};
+use super::store::{MemoryStore, Store, StoreError, next_message};
 use record::{TaskRecord, now_ms};
 use running::RunningTask;
 
@@ -312,15 +312,7 @@ impl Tasks {
         let mut bus = self.store.subscribe();
         let tasks: Weak<Tasks> = Arc::downgrade(self);
         runtime.spawn(async move {
-            loop {
-                let text = match bus.recv().await {
-                    Ok(text) => text,
-                    Err(broadcast::error::RecvError::Lagged(missed)) => {
-                        tracing::warn!("missed {missed} messages of the shared store's bus");
-                        continue;
-                    }
-                    Err(broadcast::error::RecvError::Closed) => return,
-                };
+            while let Some(text) = next_message(&mut bus, "task messages of the store's bus").await {
                 let Some(tasks) = tasks.upgrade() else { return };
                 let Ok(message) = serde_json::from_str::<TaskBus>(&text) else { continue };
                 match message {
