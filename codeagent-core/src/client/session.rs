@@ -22,9 +22,8 @@ use super::wire::{Inbound, Outgoing, Wire};
 use crate::mcp::ProtocolVersion;
 use crate::mcp::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY,
-    SUBSCRIPTION_ID_KEY,
+    SUBSCRIPTION_ID_KEY, TASKS_EXTENSION,
 };
-use crate::server::TASKS_EXTENSION;
 
 /// JSON-RPC: the method does not exist.
 const METHOD_NOT_FOUND: i64 = -32601;

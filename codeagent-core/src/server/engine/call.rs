@@ -2,22 +2,18 @@
 //! client cancels it, the transport loses the client, or the deadline passes.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
 use super::call_refusal::with_error_artifact;
 use super::input::{Round, Subject, stuck};
 use super::task_call::{Detachable, TaskMode};
-use super::{Engine, Reply, Route, refused, request_context};
+use super::{CANCEL_GRACE, Engine, Reply, Route, refused, request_context};
 use crate::server::budget::{self, Call};
 use crate::server::era::Era;
 use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
 use crate::server::peer::{Peer, Slot};
 use crate::toolbox::{Context, StartedCall, ToolSpec};
-
-/// How long a stopped tool may run on to notice its cancellation and clean up.
-pub(super) const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
 /// A tool call under way, in 2026-07-28 its round of questions, and for a
 /// `task(detach)` tool what it needs to become a task.

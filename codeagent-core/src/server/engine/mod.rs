@@ -39,6 +39,10 @@ use crate::mcp::meta::SERVER_INFO_KEY;
 use crate::mcp::{Method, Notification};
 use crate::toolbox::{Asker, Context, RequestInfo, ResultBudget, Toolbox};
 
+/// How long a stopped tool (a call given up, a task cancelled) may run on to
+/// notice its cancellation and clean up.
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
 /// What a server serves and how it describes itself.
 #[derive(Clone)]
 pub(crate) struct Engine {

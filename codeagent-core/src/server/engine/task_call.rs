@@ -13,10 +13,9 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use super::call::CANCEL_GRACE;
 use super::input::declared_capabilities;
 use super::tasks::{declares_tasks, store_failed, tasks_not_declared};
-use super::{Engine, Route};
+use super::{CANCEL_GRACE, Engine, Route};
 use crate::mcp::Notification;
 use crate::server::era::Era;
 use crate::server::jsonrpc::{INTERNAL_ERROR, RpcError};

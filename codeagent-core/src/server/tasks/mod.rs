@@ -28,8 +28,7 @@ use super::store::{MemoryStore, Store, StoreError, next_message};
 use record::{TaskRecord, now_ms};
 use running::RunningTask;
 
-/// The extension's identifier, in capabilities.
-pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+pub use crate::mcp::meta::TASKS_EXTENSION;
 
 /// How long a task is kept from its creation unless the server says otherwise: an hour.
 pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
