@@ -14,10 +14,19 @@
 #              alternating, ROUNDS times each:
 #                cold, including dependencies   fresh target directory
 #                cold, the crate only           dependencies built, after `cargo clean -p`
-#                after editing one tool's body  `a + b + 8` changed, incremental
+#                after editing one tool's body  `a + b + 8` gets a longer constant
+#                                               each round, incremental
 #
-# Usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS]
+# Each ratio is printed with its goal (issue #25): at most 0.5x rmcp's time
+# for the one-tool release build (wall and CPU), the 100-tool crate's cold
+# build and its rebuild after the edit; at most 50 packages.
+#
+# Usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS] [--before DIR]
 #   --rounds N      builds of each kind and SDK (default 3)
+#   --before DIR    also build the same crates on the codeagent checked out in
+#                   DIR (e.g. a `git worktree` of an earlier commit), as a third
+#                   SDK, `before`, taking turns with the other two: before and
+#                   after a change, measured in one run
 #   --only PART     run one part only; `check` only generates the crates and
 #                   `cargo check`s them
 #   --wait SECONDS  before each build, wait up to this long for other compilers
@@ -37,12 +46,14 @@ out="$root/target/build-weight"
 rounds=3
 only=""
 wait_max=60
+before=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --wait) wait_max="$2"; shift 2 ;;
-    *) echo "usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS]" >&2; exit 2 ;;
+    --before) before="$(cd "$2" && pwd)"; shift 2 ;;
+    *) echo "usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS] [--before DIR]" >&2; exit 2 ;;
     esac
 done
 unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
@@ -73,6 +84,11 @@ timed() {
         exit 1
     }
     awk '{ printf "%.1f %.1f", $1, $2 + $3 }' <<< "$times"
+}
+
+# goal RATIO LIMIT: the verdict on an "at most LIMIT" goal.
+goal() {
+    awk -v r="$1" -v g="$2" 'BEGIN { printf "at most %s: %s", g, (r + 0 <= g + 0 ? "met" : "not met") }'
 }
 
 # median NUMBERS...
@@ -108,8 +124,27 @@ $3
 TOML
 }
 
-codeagent_deps="codeagent = { path = \"$root\", default-features = false }
-tokio = { version = \"1\", features = [\"rt-multi-thread\", \"macros\"] }"
+# codeagent_deps ROOT: the dependencies of a codeagent crate on the checkout ROOT.
+codeagent_deps() {
+    printf 'codeagent = { path = "%s", default-features = false }\ntokio = { version = "1", features = ["rt-multi-thread", "macros"] }' "$1"
+}
+
+# The SDKs measured: codeagent, `before` (with --before), rmcp.
+sdks="codeagent${before:+ before} rmcp"
+
+# checkout NAME: the codeagent checkout of SDK NAME.
+checkout() {
+    [[ $1 == before ]] && echo "$before" || echo "$root"
+}
+
+# in_turn ROUND: the SDKs in the order of round ROUND (the first one moves to
+# the back each round).
+in_turn() {
+    local -a list
+    read -r -a list <<< "$sdks"
+    local shift=$((($1 - 1) % ${#list[@]}))
+    echo "${list[@]:shift} ${list[@]:0:shift}"
+}
 rmcp_deps="rmcp = { version = \"=3.11.0\", default-features = false, features = [\"server\", \"macros\", \"transport-io\"] }
 tokio = { version = \"1\", features = [\"rt-multi-thread\", \"macros\", \"io-std\"] }
 serde = { version = \"1\", features = [\"derive\"] }
@@ -124,13 +159,25 @@ settle() {
 
 echo "build weight: $(nproc) cores, $(rustc --version), $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "codeagent at $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ' (with uncommitted changes)')"
+[[ -n $before ]] && echo "before: codeagent at $(git -C "$before" rev-parse --short HEAD) ($before)"
 
 # ---------------------------------------------------------------- one tool
 
 generate_one() {
-    local ca="$out/one-codeagent" rm="$out/one-rmcp"
-    rm -rf "$ca" "$rm"
-    manifest "$ca" one-tool-codeagent "$codeagent_deps"
+    local rm="$out/one-rmcp" name
+    rm -rf "$out"/one-*
+    for name in $sdks; do
+        [[ $name == rmcp ]] || one_codeagent "$out/one-$name" "one-tool-$name" "$(checkout "$name")"
+    done
+    manifest "$rm" one-tool-rmcp "$rmcp_deps"
+    cp "$root/bench/src/bin/rmcp_add_server.rs" "$rm/src/main.rs"
+    settle "$rm" "$root/bench/Cargo.lock"
+}
+
+# one_codeagent DIR PACKAGE ROOT: the one-tool server on the checkout ROOT.
+one_codeagent() {
+    local ca="$1"
+    manifest "$ca" "$2" "$(codeagent_deps "$3")"
     cat > "$ca/src/main.rs" <<'RUST'
 use codeagent::prelude::*;
 
@@ -145,55 +192,52 @@ async fn main() -> std::io::Result<()> {
     Toolbox::new().tool(add).serve_stdio().await
 }
 RUST
-    manifest "$rm" one-tool-rmcp "$rmcp_deps"
-    cp "$root/bench/src/bin/rmcp_add_server.rs" "$rm/src/main.rs"
-    settle "$ca" "$root/Cargo.lock"
-    settle "$rm" "$root/bench/Cargo.lock"
+    settle "$ca" "$3/Cargo.lock"
 }
 
 one_tool() {
-    local ca="$out/one-codeagent" rm="$out/one-rmcp"
     generate_one
-    local -a ca_wall=() ca_cpu=() rm_wall=() rm_cpu=()
-    local round name dir others wall cpu order
+    local -A walls=() cpus=()
+    local round name dir others wall cpu
     echo
     echo "== one-tool stdio server: clean release builds, fresh target directories"
     for round in $(seq 1 "$rounds"); do
-        order="codeagent rmcp"
-        ((round % 2 == 0)) && order="rmcp codeagent"
-        for name in $order; do
-            [[ $name == codeagent ]] && dir="$ca" || dir="$rm"
+        for name in $(in_turn "$round"); do
+            dir="$out/one-$name"
             rm -rf "$dir/target"
             others=$(wait_quiet)
             read -r wall cpu <<< "$(timed "$dir" "$dir/target" --release --timings)"
             echo "round $round $name: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
-            if [[ $name == codeagent ]]; then
-                ca_wall+=("$wall") ca_cpu+=("$cpu")
-            else
-                rm_wall+=("$wall") rm_cpu+=("$cpu")
-            fi
+            walls[$name]+=" $wall" cpus[$name]+=" $cpu"
         done
     done
-    local ca_w ca_c rm_w rm_c
-    ca_w=$(median "${ca_wall[@]}") ca_c=$(median "${ca_cpu[@]}")
-    rm_w=$(median "${rm_wall[@]}") rm_c=$(median "${rm_cpu[@]}")
+    local -A w=() c=()
     echo
     printf '| %s | %s | %s | %s | %s |\n' "one-tool server (release)" "packages" "binary" "median wall" "median CPU"
     printf '| %s | %s | %s | %s | %s |\n' --- ---: ---: ---: ---:
-    printf '| codeagent | %s | %s KiB | %ss | %ss |\n' "$(packages "$ca")" \
-        "$(($(stat -c %s "$ca/target/release/one-tool-codeagent") / 1024))" "$ca_w" "$ca_c"
-    printf '| rmcp 3.11 | %s | %s KiB | %ss | %ss |\n' "$(packages "$rm")" \
-        "$(($(stat -c %s "$rm/target/release/one-tool-rmcp") / 1024))" "$rm_w" "$rm_c"
-    echo "codeagent / rmcp: $(ratio "$ca_w" "$rm_w")x wall, $(ratio "$ca_c" "$rm_c")x CPU ($rounds builds each)"
-    echo "cargo --timings reports of the last round: $ca/target/cargo-timings/, $rm/target/cargo-timings/"
+    for name in $sdks; do
+        dir="$out/one-$name"
+        # shellcheck disable=SC2086
+        w[$name]=$(median ${walls[$name]}) c[$name]=$(median ${cpus[$name]})
+        printf '| %s | %s | %s KiB | %ss | %ss |\n' "$name" "$(packages "$dir")" \
+            "$(($(stat -c %s "$dir/target/release/one-tool-$name") / 1024))" "${w[$name]}" "${c[$name]}"
+    done
+    local r_w r_c count
+    for name in $sdks; do
+        [[ $name == rmcp ]] && continue
+        r_w=$(ratio "${w[$name]}" "${w[rmcp]}") r_c=$(ratio "${c[$name]}" "${c[rmcp]}") count=$(packages "$out/one-$name")
+        echo "$name / rmcp: ${r_w}x wall (goal $(goal "$r_w" 0.5x)), ${r_c}x CPU (goal $(goal "$r_c" 0.5x)); $count packages (goal $(goal "$count" 50)); $rounds builds each"
+    done
+    echo "cargo --timings reports of the last round: $out/one-*/target/cargo-timings/"
 }
 
 # ---------------------------------------------------------------- 100 tools
 
-# hundred_codeagent DIR: 100 #[tool] functions of 8 signatures, served on stdio.
+# hundred_codeagent DIR PACKAGE ROOT: 100 #[tool] functions of 8 signatures,
+# served on stdio, on the codeagent checkout ROOT.
 hundred_codeagent() {
     local dir="$1" i
-    manifest "$dir" tools100-codeagent "$codeagent_deps
+    manifest "$dir" "$2" "$(codeagent_deps "$3")
 serde = { version = \"1\", features = [\"derive\"] }
 schemars = \"1\""
     {
@@ -543,66 +587,81 @@ RUST
 }
 
 generate_hundred() {
-    local ca="$out/tools100-codeagent" rm="$out/tools100-rmcp"
-    rm -rf "$ca" "$rm"
-    hundred_codeagent "$ca"
-    hundred_rmcp "$rm"
-    settle "$ca" "$root/Cargo.lock"
-    settle "$rm" "$root/bench/Cargo.lock"
+    local name
+    rm -rf "$out"/tools100-*
+    for name in $sdks; do
+        if [[ $name == rmcp ]]; then
+            hundred_rmcp "$out/tools100-rmcp"
+            settle "$out/tools100-rmcp" "$root/bench/Cargo.lock"
+        else
+            hundred_codeagent "$out/tools100-$name" "tools100-$name" "$(checkout "$name")"
+            settle "$out/tools100-$name" "$(checkout "$name")/Cargo.lock"
+        fi
+    done
 }
 
 hundred() {
-    local ca="$out/tools100-codeagent" rm="$out/tools100-rmcp"
     generate_hundred
 
     local -A cold=() crate=() edit=()
-    local round name dir pkg others wall cpu order
+    local round name dir others wall cpu
     echo
     echo "== 100 tools: dev profile (cargo build)"
     for round in $(seq 1 "$rounds"); do
-        order="codeagent rmcp"
-        ((round % 2 == 0)) && order="rmcp codeagent"
-        for name in $order; do
-            [[ $name == codeagent ]] && dir="$ca" pkg=tools100-codeagent || dir="$rm" pkg=tools100-rmcp
+        for name in $(in_turn "$round"); do
+            dir="$out/tools100-$name"
             rm -rf "$dir/target"
             others=$(wait_quiet)
             read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
             cold[$name]+=" $wall"
             echo "round $round $name: cold, including dependencies: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
-            (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo clean --quiet -p "$pkg")
+            (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo clean --quiet -p "tools100-$name")
             others=$(wait_quiet)
             read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
             crate[$name]+=" $wall"
             echo "round $round $name: cold, the crate only: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
-            # One tool's body (tool_8, an `add`) changes: a new constant each round.
-            sed -i -E "s/a \+ b \+ 8( \+ [0-9]+)?/a + b + 8 + $round/" "$dir/src/main.rs"
+            # One tool's body (tool_8, an `add`) changes: a new constant each
+            # round, one digit longer each time, so the code after it moves
+            # (as any real edit does; an edit keeping the line's length is
+            # cheaper for both SDKs).
+            sed -i -E "s/a \+ b \+ 8( \+ [0-9]+)?/a + b + 8 + $(printf '%*s' "$round" '' | tr ' ' 1)/" "$dir/src/main.rs"
             others=$(wait_quiet)
             read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
             edit[$name]+=" $wall"
             echo "round $round $name: after editing one tool's body: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
         done
     done
-    local c_ca c_rm k_ca k_rm e_ca e_rm
-    # shellcheck disable=SC2086
-    {
-        c_ca=$(median ${cold[codeagent]}) c_rm=$(median ${cold[rmcp]})
-        k_ca=$(median ${crate[codeagent]}) k_rm=$(median ${crate[rmcp]})
-        e_ca=$(median ${edit[codeagent]}) e_rm=$(median ${edit[rmcp]})
-    }
+    local -A c=() k=() e=()
+    local header="| 100 tools (dev), median wall seconds |" rule="|---|" row_c row_k row_e
+    for name in $sdks; do
+        # shellcheck disable=SC2086
+        c[$name]=$(median ${cold[$name]}) k[$name]=$(median ${crate[$name]}) e[$name]=$(median ${edit[$name]})
+        header+=" $name |" rule+="---:|"
+    done
+    row_c="| cold, including dependencies |" row_k="| cold, the crate only |" row_e="| after editing one tool's body |"
+    for name in $sdks; do
+        row_c+=" ${c[$name]} |" row_k+=" ${k[$name]} |" row_e+=" ${e[$name]} |"
+    done
+    for name in $sdks; do
+        [[ $name == rmcp ]] && continue
+        header+=" $name / rmcp | goal |" rule+="---:|---|"
+        local r_c r_k r_e
+        r_c=$(ratio "${c[$name]}" "${c[rmcp]}") r_k=$(ratio "${k[$name]}" "${k[rmcp]}") r_e=$(ratio "${e[$name]}" "${e[rmcp]}")
+        row_c+=" ${r_c}x | $(goal "$r_c" 0.5x) |" row_k+=" ${r_k}x | $(goal "$r_k" 0.5x) |" row_e+=" ${r_e}x | $(goal "$r_e" 0.5x) |"
+    done
     echo
-    printf '| %s | %s | %s | %s |\n' "100 tools (dev), median wall seconds" codeagent "rmcp 3.11" "codeagent / rmcp"
-    printf '| %s | %s | %s | %s |\n' --- ---: ---: ---:
-    printf '| cold, including dependencies | %s | %s | %sx |\n' "$c_ca" "$c_rm" "$(ratio "$c_ca" "$c_rm")"
-    printf '| cold, the crate only | %s | %s | %sx |\n' "$k_ca" "$k_rm" "$(ratio "$k_ca" "$k_rm")"
-    printf '| after editing one tool'"'"'s body | %s | %s | %sx |\n' "$e_ca" "$e_rm" "$(ratio "$e_ca" "$e_rm")"
-    echo "packages: codeagent $(packages "$ca"), rmcp $(packages "$rm") ($rounds builds each)"
+    printf '%s\n' "$header" "$rule" "$row_c" "$row_k" "$row_e"
+    local packages_line="packages:"
+    for name in $sdks; do packages_line+=" $name $(packages "$out/tools100-$name")"; done
+    echo "$packages_line ($rounds builds each)"
 }
 
 if [[ "$only" == check ]]; then
-    # The four crates compile (one shared target directory; nothing is timed).
+    # The crates compile (one shared target directory; nothing is timed).
     generate_one
     generate_hundred
-    for dir in one-codeagent one-rmcp tools100-codeagent tools100-rmcp; do
+    for dir in "$out"/one-* "$out"/tools100-*; do
+        dir=$(basename "$dir")
         echo "cargo check: $dir"
         (cd "$out/$dir" && CARGO_TARGET_DIR="$out/target-check" cargo check --quiet)
     done
