@@ -90,7 +90,8 @@ pub mod __private {
         CheckedContents, CheckedResourceParam, RequiredVariable, Variable, contents, injectable, resource_spec,
     };
     pub use codeagent_core::__private::{
-        Injected, ToolParam, annotations, check, decode_arguments, run_blocking, run_inline,
+        Fields, Injected, ToolParam, annotations, check, decode_arguments, run_blocking, run_inline, spec_once,
+        tool_spec,
     };
     pub use codeagent_core::IntoToolResult;
     pub use codeagent_core::completion::Completer;
@@ -98,6 +99,7 @@ pub mod __private {
     pub use codeagent_core::prompts::{Prompt, PromptFuture, PromptGet, PromptSpec};
     pub use codeagent_core::resources::{Resource, ResourceError, ResourceFuture, ResourceRead, ResourceSpec};
     pub use codeagent_core::tools::{ResultBudget, TaskSupport, Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
+    pub use core::default::Default;
     pub use core::env;
     pub use core::future::Future;
     pub use core::marker::Send;

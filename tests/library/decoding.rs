@@ -85,9 +85,31 @@ async fn boom_async(fail: bool) -> String {
     "fine".to_owned()
 }
 
+fn ten() -> u32 {
+    10
+}
+
+/// Defaults and a rename: decoded field by field.
+#[tool]
+fn paged(
+    #[serde(default)] page: u32,
+    #[serde(default = "ten")] size: u32,
+    #[serde(rename = "top-n")] top: Option<u8>,
+) -> String {
+    format!("{page} {size} {top:?}")
+}
+
+/// An alias: decoded by the derived deserializer, which knows it.
+#[tool]
+fn aliased(#[serde(alias = "q")] query: String, #[serde(default)] exact: bool) -> String {
+    format!("{query} {exact}")
+}
+
 fn toolbox() -> Toolbox {
     Toolbox::new()
         .tool(add)
+        .tool(paged)
+        .tool(aliased)
         .tool(nested)
         .tool(constrained)
         .tool(lenient)
@@ -174,6 +196,31 @@ async fn a_nested_wrong_type_names_the_path() {
     );
     let missing = json!({"point": {"x": 1}, "items": []});
     assert_eq!(error("nested", missing).await, "Invalid arguments for tool nested: `point`: missing field `y`");
+}
+
+#[tokio::test]
+async fn defaults_renames_and_aliases_decode_as_serde_says() {
+    assert_eq!(ok("paged", json!({})).await, "0 10 None");
+    assert_eq!(ok("paged", json!({"page": 2, "size": 3, "top-n": 4})).await, "2 3 Some(4)");
+    assert_eq!(
+        error("paged", json!({"top-n": 300})).await,
+        "Invalid arguments for tool paged: `top-n`: invalid value: integer `300`, expected u8"
+    );
+    assert_eq!(
+        error("paged", json!({"top": 3})).await,
+        "Invalid arguments for tool paged: `top`: unknown field `top`, expected one of `page`, `size`, `top-n`"
+    );
+    assert_eq!(ok("aliased", json!({"q": "rust"})).await, "rust false");
+    assert_eq!(ok("aliased", json!({"query": "rust", "exact": true})).await, "rust true");
+    assert_eq!(error("aliased", json!({})).await, "Invalid arguments for tool aliased: missing field `query`");
+}
+
+#[tokio::test]
+async fn an_injected_parameter_sent_by_the_client_is_refused_when_strict() {
+    assert_eq!(
+        error("logged", json!({"message": "hi", "ctx": 1})).await,
+        "Invalid arguments for tool logged: `ctx`: this parameter is supplied by the server, not the client: leave it out"
+    );
 }
 
 #[tokio::test]

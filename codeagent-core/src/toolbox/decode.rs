@@ -1,7 +1,7 @@
 //! Decoding a call's arguments into a tool's argument struct.
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{ToolCall, ToolSpec};
 use crate::output::ToolError;
@@ -13,7 +13,31 @@ use crate::schema_ref::followed;
 /// invalid argument gives the tool error to return (as an error result,
 /// `is_error: true`), naming the field path, so the model can correct itself;
 /// serde's own message wins when serde refuses the arguments too.
+///
+/// Only serde's part is generic: the expansion of every `#[tool]` calls this,
+/// so everything else is in [`checked_arguments`] and [`refused`], compiled
+/// once here rather than once per tool in the user's crate.
 pub fn decode_arguments<A: DeserializeOwned>(spec: &ToolSpec, call: &mut ToolCall) -> Result<A, ToolError> {
+    let Checked { arguments, violation } = checked_arguments(spec, call)?;
+    match serde_path_to_error::deserialize::<_, A>(Value::Object(arguments)) {
+        Ok(arguments) => match violation {
+            None => Ok(arguments),
+            Some((path, message)) => Err(refused(spec, &path, &message)),
+        },
+        Err(error) => Err(refused(spec, &error.path().to_string(), &error.inner().to_string())),
+    }
+}
+
+/// A call's arguments, checked against the tool's input schema.
+pub(crate) struct Checked {
+    /// The arguments, `null`s of a strict answer dropped.
+    pub(crate) arguments: Map<String, Value>,
+    /// The first constraint of the input schema they break: where, and how.
+    pub(crate) violation: Option<(String, String)>,
+}
+
+/// The call's arguments, checked against the input schema.
+pub(crate) fn checked_arguments(spec: &ToolSpec, call: &mut ToolCall) -> Result<Checked, ToolError> {
     let checker = match spec.checker() {
         Ok(checker) => checker,
         Err(refusal) => {
@@ -27,13 +51,17 @@ pub fn decode_arguments<A: DeserializeOwned>(spec: &ToolSpec, call: &mut ToolCal
     let schema = &spec.definition().input_schema;
     drop_strict_nulls(&mut arguments, schema, schema);
     let violation = checker.and_then(|checker| checker.first_violation(schema, &arguments));
-    let decoded = serde_path_to_error::deserialize::<_, A>(arguments);
-    let problem = match (decoded, violation) {
-        (Ok(arguments), None) => return Ok(arguments),
-        (Ok(_), Some((path, message))) => located(&path, &message),
-        (Err(error), _) => located(&error.path().to_string(), &error.inner().to_string()),
+    // Still the object it was made from: dropping `null`s only removes entries.
+    let arguments = match arguments {
+        Value::Object(arguments) => arguments,
+        _ => Map::new(),
     };
-    Err(ToolError::new(format!("Invalid arguments for tool {}: {problem}", spec.name())))
+    Ok(Checked { arguments, violation })
+}
+
+/// The error of arguments refused at `path` with `message`.
+pub(crate) fn refused(spec: &ToolSpec, path: &str, message: &str) -> ToolError {
+    ToolError::new(format!("Invalid arguments for tool {}: {}", spec.name(), located(path, message)))
 }
 
 fn located(path: &str, message: &str) -> String {

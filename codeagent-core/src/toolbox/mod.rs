@@ -14,6 +14,7 @@ mod constraints;
 pub(crate) mod context;
 pub(crate) mod decode;
 pub(crate) mod errors;
+pub(crate) mod fields;
 pub(crate) mod formats;
 pub(crate) mod listing;
 pub(crate) mod param;
@@ -167,7 +168,14 @@ impl Toolbox {
     #[must_use]
     #[track_caller]
     pub fn tool(self, tool: impl Tool) -> Self {
-        if let Err(error) = self.tools().try_add(tool) {
+        self.shared_tool(Arc::new(tool))
+    }
+
+    /// [`tool`](Toolbox::tool) once the tool is shared: not generic, so
+    /// adding a tool compiles no code of its own.
+    #[track_caller]
+    fn shared_tool(self, tool: Arc<dyn Tool>) -> Self {
+        if let Err(error) = self.tools().try_add_shared(tool) {
             panic!("{error}");
         }
         self

@@ -13,10 +13,11 @@ use crate::result::ToolResult;
 
 /// Runs a sync tool body on tokio's blocking pool, so a slow sync tool does not
 /// hold up the async workers; without a tokio runtime it runs in place.
-pub fn run_blocking<F>(body: F) -> ToolFuture
-where
-    F: FnOnce() -> ToolResult + Send + 'static,
-{
+///
+/// The body comes boxed: the expansion of every sync `#[tool]` passes one, so
+/// the blocking pool's machinery is compiled once, here, instead of once per
+/// tool in the user's crate.
+pub fn run_blocking(body: Box<dyn FnOnce() -> ToolResult + Send>) -> ToolFuture {
     match tokio::runtime::Handle::try_current() {
         Ok(runtime) => {
             let task = runtime.spawn_blocking(body);
@@ -38,10 +39,7 @@ where
 /// Runs a sync tool body on the async worker that polls the call, for tools
 /// marked `#[tool(inline)]`: quick bodies that never block, which then skip
 /// the hand-off to the blocking pool. A panic becomes an error result.
-pub fn run_inline<F>(body: F) -> ToolFuture
-where
-    F: FnOnce() -> ToolResult + Send + 'static,
-{
+pub fn run_inline(body: Box<dyn FnOnce() -> ToolResult + Send>) -> ToolFuture {
     Box::pin(async move {
         match catch_unwind(AssertUnwindSafe(body)) {
             Ok(result) => result,

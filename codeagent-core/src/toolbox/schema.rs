@@ -1,8 +1,8 @@
 //! Input schemas: generated once per tool, then published as is or in a
 //! client-compatible form.
 
-use schemars::JsonSchema;
-use schemars::generate::SchemaSettings;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
+use schemars::{JsonSchema, Schema};
 use serde_json::{Map, Value};
 
 use super::param::INJECTED_MARKER;
@@ -22,8 +22,39 @@ pub use crate::schema_ref::resolve_ref;
 /// The input schema of argument struct `A`: JSON Schema 2020-12, object root,
 /// no `title`, injected parameters removed.
 pub(crate) fn input_schema_for<A: JsonSchema>() -> Value {
-    let generator = SchemaSettings::draft2020_12().for_deserialize().into_generator();
-    let schema: Value = generator.into_root_schema_for::<A>().into();
+    input_schema_from(input_generator().into_root_schema_for::<A>().into())
+}
+
+/// The input schema whose root `json_schema` generates: what
+/// [`input_schema_for`] makes of `A` when given `A::json_schema`, without
+/// instantiating schemars' generic root for `A` (the expansion of `#[tool]`
+/// passes its argument struct's, so no tool compiles code of its own here).
+pub(crate) fn input_schema_with(json_schema: fn(&mut SchemaGenerator) -> Schema) -> Value {
+    let mut generator = input_generator();
+    let mut schema: Value = json_schema(&mut generator).into();
+    if let Value::Object(root) = &mut schema {
+        if let Some(dialect) = generator.settings().meta_schema.clone() {
+            root.insert("$schema".into(), dialect.into());
+        }
+        let mut definitions = generator.take_definitions(false);
+        if !definitions.is_empty() {
+            let path = generator.settings().definitions_path.trim_start_matches(['#', '/']).trim_end_matches('/');
+            if let Value::Object(target) = root.entry(path).or_insert_with(|| Value::Object(Map::new())) {
+                target.append(&mut definitions);
+            }
+        }
+    }
+    input_schema_from(schema)
+}
+
+/// The generator of input schemas.
+fn input_generator() -> SchemaGenerator {
+    SchemaSettings::draft2020_12().for_deserialize().into_generator()
+}
+
+/// The input schema made of an argument struct's root schema (not generic:
+/// compiled once, not once per tool).
+fn input_schema_from(schema: Value) -> Value {
     let Value::Object(mut root) = schema else { return schema };
     remove_ordered(&mut root, "title");
     remove_ordered(&mut root, "description");

@@ -61,7 +61,11 @@ impl ToolSpec {
     /// enforce makes [`Tools::try_add`](crate::tools::Tools::try_add) refuse the
     /// tool (see [`schema_problem`](ToolSpec::schema_problem)).
     pub fn new<A: JsonSchema>(name: impl Into<String>) -> Self {
-        let input_schema = input_schema_for::<A>();
+        // Only the schema's generation is generic: the rest is compiled once.
+        Self::with_input_schema(name.into(), input_schema_for::<A>())
+    }
+
+    pub(crate) fn with_input_schema(name: String, input_schema: Value) -> Self {
         ToolSpec {
             checker: Checker::compile(&input_schema).map(|checker| checker.map(Arc::new)),
             header_params: header_params(&input_schema),

@@ -4,25 +4,30 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::checks::Checks;
+use super::fields::by_field;
 use super::lifetime::with_lifetime;
 use super::runtime::Runtime;
+use crate::parse::signature::Param;
 use crate::parse::tool::ToolFn;
 
-/// The struct whose fields are the tool's parameters, deriving `Deserialize`
-/// and `JsonSchema`; injected parameters are [`Injected`] placeholders.
+/// The struct whose fields are the tool's parameters, deriving `JsonSchema`
+/// (and `Deserialize` when the arguments are not decoded field by field);
+/// injected parameters are [`Injected`] placeholders.
 pub(crate) fn args_struct(tool: &ToolFn<'_>, args: &syn::Ident, checks: &Checks, runtime: &Runtime) -> TokenStream {
     let p = &runtime.private;
     let fields = tool.fun.params.iter().enumerate().map(|(index, param)| {
         let forwarded = param.attrs;
         let ident = param.ident();
-        let checked = checks.param(index, &with_lifetime(param.ty, "static").0, p);
-        quote!(#(#forwarded)* #ident: <#checked as #p::check::CheckedParam<'static>>::Arg)
+        let ty = arg_type(checks, index, param, p);
+        quote!(#(#forwarded)* #ident: #ty)
     });
     let serde = &runtime.serde;
     let schemars = &runtime.schemars;
     let deny = (!tool.attrs.allow_unknown_arguments).then(|| quote!(, deny_unknown_fields));
+    // Decoded field by field when it can be (see `fields`); the schema is always derived.
+    let deserialize = (!by_field(tool)).then(|| quote!(#p::serde::Deserialize,));
     quote! {
-        #[derive(#p::serde::Deserialize, #p::schemars::JsonSchema)]
+        #[derive(#deserialize #p::schemars::JsonSchema)]
         #[serde(crate = #serde #deny)]
         #[schemars(crate = #schemars)]
         #[allow(non_camel_case_types, dead_code)]
@@ -30,4 +35,11 @@ pub(crate) fn args_struct(tool: &ToolFn<'_>, args: &syn::Ident, checks: &Checks,
             #(#fields,)*
         }
     }
+}
+
+/// The argument struct's field type for parameter `index`: the value itself
+/// for an argument, `Injected` for what the server injects.
+pub(crate) fn arg_type(checks: &Checks, index: usize, param: &Param<'_>, p: &TokenStream) -> TokenStream {
+    let checked = checks.param(index, &with_lifetime(param.ty, "static").0, p);
+    quote!(<#checked as #p::check::CheckedParam<'static>>::Arg)
 }

@@ -4,7 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
+use super::args_struct::arg_type;
 use super::checks::Checks;
+use super::fields::{by_field, decode_fields};
 use super::runtime::{Runtime, respanned, return_type};
 use crate::parse::tool::ToolFn;
 
@@ -30,17 +32,25 @@ pub(crate) fn call_body(
 ) -> TokenStream {
     let p = &runtime.private;
     let bindings: Vec<_> = (0..tool.fun.params.len()).map(|index| format_ident!("__codeagent_arg_{}", index)).collect();
-    let resolved = tool.fun.params.iter().zip(&bindings).enumerate().map(|(index, (param, binding))| {
-        let field = param.ident();
-        let ty = param.ty;
-        let checked = checks.param(index, &quote!(#ty), p);
-        quote! {
-            let #binding = match <#checked as #p::check::CheckedParam<'_>>::resolve(args.#field, call) {
-                #p::Result::Ok(value) => value,
-                #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+    let by_field = by_field(tool);
+    let fields: Vec<_> = (0..tool.fun.params.len()).map(|index| format_ident!("__codeagent_field_{}", index)).collect();
+    let resolved =
+        tool.fun.params.iter().zip(&bindings).zip(&fields).enumerate().map(|(index, ((param, binding), field))| {
+            let ty = param.ty;
+            let checked = checks.param(index, &quote!(#ty), p);
+            let arg = if by_field {
+                quote!(#field)
+            } else {
+                let field = param.ident();
+                quote!(args.#field)
             };
-        }
-    });
+            quote! {
+                let #binding = match <#checked as #p::check::CheckedParam<'_>>::resolve(#arg, call) {
+                    #p::Result::Ok(value) => value,
+                    #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+                };
+            }
+        });
     let value = match invoke {
         Invoke::Direct(callee) if tool.sig().asyncness.is_some() => {
             // Boxed as a `Send` future here, spanned on the method's name, so a
@@ -58,11 +68,20 @@ pub(crate) fn call_body(
         Invoke::Boxed(boxed) => quote!(#boxed(#(#bindings),*).await),
     };
     let checked_output = checks.output(tool, p);
+    let decode = if by_field {
+        let types: Vec<_> =
+            tool.fun.params.iter().enumerate().map(|(index, param)| arg_type(checks, index, param, p)).collect();
+        decode_fields(tool, &fields, &types, &quote!(#spec_fn()), p)
+    } else {
+        quote! {
+            let args: #args = match #p::decode_arguments::<#args>(#spec_fn(), &mut call) {
+                #p::Result::Ok(args) => args,
+                #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+            };
+        }
+    };
     let steps = quote! {
-        let args: #args = match #p::decode_arguments::<#args>(#spec_fn(), &mut call) {
-            #p::Result::Ok(args) => args,
-            #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
-        };
+        #decode
         let call = &call;
         #(#resolved)*
         <#checked_output as #p::check::CheckedOutput>::lower(#value)
@@ -76,12 +95,12 @@ pub(crate) fn call_body(
     } else if tool.attrs.inline.as_ref().is_some_and(|inline| inline.value) {
         quote! {
             #this
-            #p::run_inline(move || { #steps })
+            #p::run_inline(#p::Box::new(move || { #steps }))
         }
     } else {
         quote! {
             #this
-            #p::run_blocking(move || { #steps })
+            #p::run_blocking(#p::Box::new(move || { #steps }))
         }
     }
 }

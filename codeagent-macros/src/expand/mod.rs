@@ -11,6 +11,8 @@ mod call;
 mod checks;
 /// The `Deref` that keeps a name callable.
 pub(crate) mod deref;
+/// Decoding a tool's arguments field by field.
+mod fields;
 /// Naming elided lifetimes.
 mod lifetime;
 /// `#[prompt]`'s tokens.

@@ -63,8 +63,8 @@ pub(crate) fn spec_fn_tokens(
     quote! {
         fn #spec_fn() -> &'static #p::ToolSpec {
             static SPEC: #p::OnceLock<#p::ToolSpec> = #p::OnceLock::new();
-            SPEC.get_or_init(|| {
-                #p::ToolSpec::new::<#args>(#name)
+            #p::spec_once(&SPEC, || {
+                #p::tool_spec(#name, <#args as #p::schemars::JsonSchema>::json_schema)
                     .with_origin(#p::env!("CARGO_PKG_NAME"), #p::env!("CARGO_PKG_VERSION"))
                     .with_description(#description)
                     #title

@@ -68,7 +68,7 @@ pub(crate) fn unit_struct(expansion: Expansion<'_>) -> TokenStream {
 
             fn #spec_fn() -> &'static #spec_type {
                 static SPEC: #p::OnceLock<#spec_type> = #p::OnceLock::new();
-                SPEC.get_or_init(|| { #spec_init })
+                #p::spec_once(&SPEC, || { #spec_init })
             }
 
             #[automatically_derived]

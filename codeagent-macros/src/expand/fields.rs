@@ -1,0 +1,117 @@
+//! Decoding a tool's arguments field by field (`codeagent::__private::Fields`)
+//! rather than through a derived `Deserialize` of its argument struct.
+//!
+//! A derived deserializer is code of each tool's own, generic over serde's
+//! machinery, that the compiler instantiates in codegen units every tool
+//! shares: editing one tool compiles all of it again. Field by field, the
+//! only generic code is serde's for each parameter type, shared by every
+//! tool. Parameters whose `#[serde(...)]` attributes ask for more than a
+//! rename or a default (`with`, `alias`, `flatten`, ...) keep the derived
+//! deserializer, which knows them all.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::parse::signature::Param;
+use crate::parse::tool::ToolFn;
+
+/// What a field left out takes.
+enum Absent {
+    /// Serde's rule: `None` for an `Option`, else the error "missing field".
+    Missing,
+    /// `#[serde(default)]`.
+    Default,
+    /// `#[serde(default = "path")]`.
+    Function(syn::ExprPath),
+}
+
+/// How a parameter is decoded field by field; `None` when one of its
+/// `#[serde(...)]` keys is not a rename or a default.
+fn absent(param: &Param<'_>) -> Option<Absent> {
+    let mut absent = Absent::Missing;
+    for attr in param.attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::LitStr>()?;
+                } else {
+                    meta.parse_nested_meta(|inner| inner.value()?.parse::<syn::LitStr>().map(drop))?;
+                }
+                Ok(())
+            } else if meta.path.is_ident("default") {
+                absent = if meta.input.peek(syn::Token![=]) {
+                    Absent::Function(meta.value()?.parse::<syn::LitStr>()?.parse()?)
+                } else {
+                    Absent::Default
+                };
+                Ok(())
+            } else {
+                Err(meta.error("decoded by the derived deserializer"))
+            }
+        });
+        parsed.ok()?;
+    }
+    Some(absent)
+}
+
+/// Whether `tool`'s arguments are decoded field by field.
+pub(crate) fn by_field(tool: &ToolFn<'_>) -> bool {
+    tool.fun.params.iter().all(|param| absent(param).is_some())
+}
+
+/// The statements that decode `tool`'s arguments field by field into
+/// `bindings`, whose types are `types` (the argument struct's field types);
+/// `spec` is the tool's spec.
+pub(crate) fn decode_fields(
+    tool: &ToolFn<'_>,
+    bindings: &[syn::Ident],
+    types: &[TokenStream],
+    spec: &TokenStream,
+    p: &TokenStream,
+) -> TokenStream {
+    let names = tool.fun.params.iter().map(|param| param.wire_name().0);
+    let deny = !tool.attrs.allow_unknown_arguments;
+    let slots: Vec<_> = (0..bindings.len()).map(|index| format_ident!("__codeagent_slot_{}", index)).collect();
+    let indices: Vec<_> = (0..bindings.len()).collect();
+    let again = &indices;
+    let taken =
+        tool.fun.params.iter().zip(bindings).zip(&slots).enumerate().map(|(index, ((param, binding), slot))| {
+            let absent = match absent(param) {
+                Some(Absent::Default) => quote!(#p::Default::default()),
+                Some(Absent::Function(path)) => quote!(#path()),
+                Some(Absent::Missing) | None => quote! {
+                    match fields.missing(#index) {
+                        #p::Result::Ok(value) => value,
+                        #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+                    }
+                },
+            };
+            quote! {
+                let #binding = match #slot {
+                    #p::Option::Some(value) => value,
+                    #p::Option::None => #absent,
+                };
+            }
+        });
+    quote! {
+        let mut fields = match #p::Fields::new(#spec, &mut call, &[#(#names),*], #deny) {
+            #p::Result::Ok(fields) => fields,
+            #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+        };
+        #(let mut #slots: #p::Option<#types> = #p::Option::None;)*
+        loop {
+            match fields.next_field() {
+                #(#p::Result::Ok(#p::Option::Some((#indices, value))) => match fields.decode(#again, value) {
+                    #p::Result::Ok(value) => #slots = #p::Option::Some(value),
+                    #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+                },)*
+                #p::Result::Ok(_) => break,
+                #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+            }
+        }
+        #(#taken)*
+        if let #p::Result::Err(error) = fields.finish() {
+            return #p::IntoToolResult::into_tool_result(error);
+        }
+    }
+}
