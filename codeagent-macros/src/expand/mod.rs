@@ -13,6 +13,8 @@ mod checks;
 pub(crate) mod deref;
 /// Decoding a tool's arguments field by field.
 mod fields;
+/// Generated tokens at the item's name.
+mod home;
 /// Naming elided lifetimes.
 mod lifetime;
 /// `#[prompt]`'s tokens.

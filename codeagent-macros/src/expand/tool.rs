@@ -7,14 +7,16 @@ use super::args_struct::args_struct;
 use super::call::{Invoke, call_body};
 use super::checks::Checks;
 use super::deref::deref_impl;
+use super::home::homed;
 use super::runtime::Runtime;
 use super::tool_spec::spec_fn_tokens;
 use crate::names::unraw;
 use crate::parse::tool::FreeTool;
 
 /// The tokens of `#[tool]` on a free function: the unit struct named like
-/// the function, then, in a `const _` block, the type checks, the arguments
-/// struct, the function, its spec, the `Tool` impl and the `Deref`.
+/// the function, then, in a `const _` block, the function and, in a block of
+/// their own, the struct's `Clone`, `Copy`, `Debug` and `Default`, the type
+/// checks, the arguments struct, the spec, the `Tool` impl and the `Deref`.
 pub(crate) fn expand_free_tool(free: &FreeTool<'_>) -> TokenStream {
     let FreeTool { item, tool } = free;
     let runtime = Runtime::new(tool.attrs.krate.as_ref());
@@ -54,37 +56,78 @@ pub(crate) fn expand_free_tool(free: &FreeTool<'_>) -> TokenStream {
     let types = tool.fun.types();
     let deref = deref_impl(&item.sig, &types, name, &implementation, &boxed, p);
 
+    // The generated items, at the function's name so that an edit moving the
+    // attribute does not send them back through the type checker (see
+    // `home`); in a block of their own, out of reach of the user's lints
+    // (which no longer see them as a macro's), while the function keeps them.
+    let generated = homed(
+        quote! {
+            #[allow(clippy::all, clippy::pedantic, clippy::nursery, clippy::restriction)]
+            const _: () = {
+                // What `#[derive(Clone, Copy, Debug, Default)]` would write,
+                // written here so that it too is at the function's name.
+                #[automatically_derived]
+                impl ::core::clone::Clone for #name {
+                    #[inline]
+                    fn clone(&self) -> Self {
+                        *self
+                    }
+                }
+
+                #[automatically_derived]
+                impl ::core::marker::Copy for #name {}
+
+                #[automatically_derived]
+                impl ::core::fmt::Debug for #name {
+                    fn fmt(&self, formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        formatter.write_str(#unrawed)
+                    }
+                }
+
+                #[automatically_derived]
+                impl ::core::default::Default for #name {
+                    #[inline]
+                    fn default() -> Self {
+                        Self
+                    }
+                }
+
+                #check_items
+
+                #args_struct
+
+                #spec
+
+                #[automatically_derived]
+                impl #p::Tool for #name {
+                    fn spec(&self) -> &#p::ToolSpec {
+                        #spec_fn()
+                    }
+
+                    fn call(&self, mut call: #p::ToolCall) -> #p::ToolFuture {
+                        #body
+                    }
+                }
+
+                #deref
+            };
+        },
+        name.span(),
+    );
+
     quote! {
         #(#cfgs)*
         #(#docs)*
         #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default)]
         #vis struct #name;
 
         #(#cfgs)*
         const _: () = {
-            #check_items
-
-            #args_struct
-
             #(#others)*
             #[allow(clippy::needless_pass_by_value, clippy::too_many_arguments)]
             #sig #block
 
-            #spec
-
-            #[automatically_derived]
-            impl #p::Tool for #name {
-                fn spec(&self) -> &#p::ToolSpec {
-                    #spec_fn()
-                }
-
-                fn call(&self, mut call: #p::ToolCall) -> #p::ToolFuture {
-                    #body
-                }
-            }
-
-            #deref
+            #generated
         };
     }
 }
