@@ -72,7 +72,9 @@ wait_quiet() {
 }
 
 # timed DIR TARGET_DIR CARGO_ARGS...: builds quietly; prints "WALL CPU" seconds
-# (CPU: user + system of cargo and every compiler it ran).
+# (CPU: user + system of cargo and every compiler it ran). A failed build
+# fails it; its callers assign its output (`built=$(timed ...)`), so that
+# `set -e` stops the script there.
 timed() {
     local dir="$1" target="$2" times
     shift 2
@@ -170,7 +172,11 @@ generate_one() {
         [[ $name == rmcp ]] || one_codeagent "$out/one-$name" "one-tool-$name" "$(checkout "$name")"
     done
     manifest "$rm" one-tool-rmcp "$rmcp_deps"
-    cp "$root/bench/src/bin/rmcp_add_server.rs" "$rm/src/main.rs"
+    # The server of the stdio benchmark, with its `Adder` (a module of the
+    # bench package's library there) as a module of its own.
+    cp "$root/bench/src/rmcp_adder.rs" "$rm/src/rmcp_adder.rs"
+    sed 's/^use codeagent_bench::rmcp_adder::Adder;$/mod rmcp_adder;\n\nuse rmcp_adder::Adder;/' \
+        "$root/bench/src/bin/rmcp_add_server.rs" > "$rm/src/main.rs"
     settle "$rm" "$root/bench/Cargo.lock"
 }
 
@@ -198,7 +204,7 @@ RUST
 one_tool() {
     generate_one
     local -A walls=() cpus=()
-    local round name dir others wall cpu
+    local round name dir others wall cpu built
     echo
     echo "== one-tool stdio server: clean release builds, fresh target directories"
     for round in $(seq 1 "$rounds"); do
@@ -206,7 +212,8 @@ one_tool() {
             dir="$out/one-$name"
             rm -rf "$dir/target"
             others=$(wait_quiet)
-            read -r wall cpu <<< "$(timed "$dir" "$dir/target" --release --timings)"
+            built=$(timed "$dir" "$dir/target" --release --timings)
+            read -r wall cpu <<< "$built"
             echo "round $round $name: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
             walls[$name]+=" $wall" cpus[$name]+=" $cpu"
         done
@@ -604,7 +611,7 @@ hundred() {
     generate_hundred
 
     local -A cold=() crate=() edit=()
-    local round name dir others wall cpu
+    local round name dir others wall cpu built
     echo
     echo "== 100 tools: dev profile (cargo build)"
     for round in $(seq 1 "$rounds"); do
@@ -612,12 +619,14 @@ hundred() {
             dir="$out/tools100-$name"
             rm -rf "$dir/target"
             others=$(wait_quiet)
-            read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
+            built=$(timed "$dir" "$dir/target")
+            read -r wall cpu <<< "$built"
             cold[$name]+=" $wall"
             echo "round $round $name: cold, including dependencies: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
             (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo clean --quiet -p "tools100-$name")
             others=$(wait_quiet)
-            read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
+            built=$(timed "$dir" "$dir/target")
+            read -r wall cpu <<< "$built"
             crate[$name]+=" $wall"
             echo "round $round $name: cold, the crate only: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
             # One tool's body (tool_8, an `add`) changes: a new constant each
@@ -626,7 +635,8 @@ hundred() {
             # cheaper for both SDKs).
             sed -i -E "s/a \+ b \+ 8( \+ [0-9]+)?/a + b + 8 + $(printf '%*s' "$round" '' | tr ' ' 1)/" "$dir/src/main.rs"
             others=$(wait_quiet)
-            read -r wall cpu <<< "$(timed "$dir" "$dir/target")"
+            built=$(timed "$dir" "$dir/target")
+            read -r wall cpu <<< "$built"
             edit[$name]+=" $wall"
             echo "round $round $name: after editing one tool's body: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
         done
