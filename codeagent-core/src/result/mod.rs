@@ -8,6 +8,7 @@
 
 mod adapt;
 mod event;
+mod extra;
 mod lower;
 
 pub use event::ToolResultEvent;
@@ -19,6 +20,8 @@ use crate::access::Channels;
 use crate::artifact::{Artifact, ArtifactRef, Versions};
 use crate::display::Display;
 use crate::mcp::CallToolResult;
+use crate::raw_json::RawParts;
+use extra::Extra;
 
 /// What a tool returns, in three deliberately separate channels:
 ///
@@ -44,7 +47,7 @@ pub struct ToolResult {
     #[serde(default)]
     is_error: bool,
     #[serde(default)]
-    extra: Map<String, Value>,
+    extra: Extra,
     #[serde(flatten)]
     metadata: Map<String, Value>,
     #[serde(skip)]
@@ -62,7 +65,7 @@ impl ToolResult {
         ToolResult {
             value: value.into(),
             is_error: false,
-            extra: Map::new(),
+            extra: Extra::default(),
             metadata: Map::new(),
             display_trusted: false,
             text_from_structured: false,
@@ -85,7 +88,7 @@ impl ToolResult {
     #[must_use]
     pub fn with_display(mut self, display: Display) -> Self {
         self.display_trusted = display.is_trusted();
-        self.extra.insert("display".into(), display.to_value());
+        self.extra.entries_mut().insert("display".into(), display.to_value());
         self
     }
 
@@ -107,7 +110,7 @@ impl ToolResult {
         if key == "codeagent" || key == crate::mcp::NATIVE_EXTRA_KEY {
             self.text_from_structured = false;
         }
-        self.extra.insert(key, value);
+        self.extra.entries_mut().insert(key, value);
         self
     }
 
@@ -138,7 +141,7 @@ impl ToolResult {
 
     /// All of `extra`.
     pub fn extra(&self) -> &Map<String, Value> {
-        &self.extra
+        self.extra.get()
     }
 
     /// All of `extra`, to add or change metadata. A display set from trusted
@@ -146,7 +149,7 @@ impl ToolResult {
     pub fn extra_mut(&mut self) -> &mut Map<String, Value> {
         self.display_trusted = false;
         self.text_from_structured = false;
-        &mut self.extra
+        self.extra.get_mut()
     }
 
     /// Top-level metadata other than the three channels, such as the `request`
@@ -218,6 +221,15 @@ impl ToolResult {
         lower::call_result(value, is_error, extra, text_from_structured)
     }
 
+    /// [`into_call_result`](ToolResult::into_call_result) for the server,
+    /// which writes the result out: large data still written as JSON text
+    /// stays so, as markers in the `CallToolResult` standing for `RawParts`.
+    pub(crate) fn into_call_result_raw(self) -> (CallToolResult, RawParts) {
+        let ToolResult { value, is_error, extra, text_from_structured, .. } = self;
+        let (extra, parts) = extra.into_raw();
+        (lower::call_result(value, is_error, extra, text_from_structured), parts)
+    }
+
     /// Reads an MCP `CallToolResult` from any server as a three-channel result.
     ///
     /// The value is the text of its text blocks (and embedded text resources),
@@ -246,11 +258,21 @@ impl ToolResult {
 
     /// Splits the result into its value, error flag and `extra`.
     pub fn into_parts(self) -> (String, bool, Map<String, Value>) {
-        (self.value, self.is_error, self.extra)
+        (self.value, self.is_error, self.extra.into_map())
     }
 
     fn from_parts(value: String, is_error: bool, extra: Map<String, Value>, metadata: Map<String, Value>) -> Self {
+        let extra = Extra::from_map(extra);
         ToolResult { value, is_error, extra, metadata, display_trusted: false, text_from_structured: false }
+    }
+
+    /// Adds the JSON texts that markers in `extra` stand for (a table's
+    /// rows written once, see `raw_json`).
+    pub(crate) fn with_raw_parts(mut self, parts: RawParts) -> Self {
+        if !parts.is_empty() {
+            self.extra.add_parts(parts);
+        }
+        self
     }
 
     /// Records that the artifact's text is the structured content
@@ -261,7 +283,7 @@ impl ToolResult {
     }
 
     fn set_raw_artifact(&mut self, artifact: Value) {
-        let codeagent = self.extra.entry("codeagent").or_insert_with(|| Value::Object(Map::new()));
+        let codeagent = self.extra.entries_mut().entry("codeagent").or_insert_with(|| Value::Object(Map::new()));
         if !codeagent.is_object() {
             *codeagent = Value::Object(Map::new());
         }
@@ -277,11 +299,11 @@ impl Channels for ToolResult {
     }
 
     fn raw_artifact(&self) -> Option<&Value> {
-        self.extra.get("codeagent")?.get("artifact").filter(|value| !value.is_null())
+        self.extra.get().get("codeagent")?.get("artifact").filter(|value| !value.is_null())
     }
 
     fn raw_display(&self) -> Option<&Value> {
-        self.extra.get("display").filter(|value| !value.is_null())
+        self.extra.get().get("display").filter(|value| !value.is_null())
     }
 
     fn reports_error(&self) -> bool {

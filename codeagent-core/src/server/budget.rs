@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::mcp::{ARTIFACT_META_KEY, ContentBlock, ProtocolVersion, ResourceLink};
+use crate::raw_json::RawParts;
 use crate::toolbox::ResultBudget;
 
 /// The prefix of the URIs of kept results: `codeagent://results/<32 hex digits>`.
@@ -233,14 +234,30 @@ pub(crate) struct Call<'a> {
     pub(crate) has_output_schema: bool,
 }
 
-/// `wire` (the result as an unbudgeted server sends it) if it is within
-/// budget; else its preview, the whole kept in `store`, and the URI it is
-/// kept at.
-pub(crate) fn bounded(store: &ResultStore, call: &Call<'_>, wire: Value) -> (Value, Option<String>) {
-    let over = call.value_over || call.budget.wire_bytes().is_some_and(|limit| exceeds(&wire, limit));
+/// `wire` (the result as an unbudgeted server sends it, holding markers of
+/// `parts`) if it is within budget; else its preview (with the markers
+/// replaced, and `parts` emptied), the whole kept in `store`, and the URI it
+/// is kept at.
+pub(crate) fn bounded(
+    store: &ResultStore,
+    call: &Call<'_>,
+    mut wire: Value,
+    parts: &mut RawParts,
+) -> (Value, Option<String>) {
+    let over = call.value_over
+        || call.budget.wire_bytes().is_some_and(|limit| {
+            if parts.is_empty() {
+                exceeds(&wire, limit)
+            } else {
+                parts.write(&wire, &mut Counter { count: 0, limit }).is_err()
+            }
+        });
     if !over {
         return (wire, None);
     }
+    // The preview reads the data: as values.
+    parts.materialise(&mut wire);
+    *parts = RawParts::default();
     let document = match serde_json::to_string(&wire) {
         Ok(document) => document,
         // A `Value` always serialises; should it not, the result goes out whole.

@@ -2,6 +2,9 @@
 
 use serde_json::{Map, Value};
 
+use super::outgoing::Outgoing;
+use crate::raw_json::RawParts;
+
 /// Invalid JSON was received.
 pub const PARSE_ERROR: i64 = -32700;
 /// The JSON sent is not a valid request object.
@@ -297,13 +300,18 @@ fn envelope(id: Option<&Value>, key: &str, value: Value) -> Value {
 }
 
 /// A success response.
-pub(crate) fn result_message(id: &Value, result: Value) -> Value {
+pub(crate) fn result_message(id: &Value, result: Value) -> Outgoing {
+    Outgoing::Tree(result_tree(id, result))
+}
+
+/// A success response as a tree (its result may hold markers to write out).
+pub(crate) fn result_tree(id: &Value, result: Value) -> Value {
     envelope(Some(id), "result", result)
 }
 
 /// An error response.
-pub(crate) fn error_message(id: &Value, error: &RpcError) -> Value {
-    envelope(Some(id), "error", error.to_value())
+pub(crate) fn error_message(id: &Value, error: &RpcError) -> Outgoing {
+    Outgoing::Tree(envelope(Some(id), "error", error.to_value()))
 }
 
 /// A notification.
@@ -313,4 +321,18 @@ pub(crate) fn notification_message(method: &str, params: Value) -> Value {
         map.insert("params".into(), params);
     }
     message
+}
+
+/// A tool's result as its era sends it: a tree whose large data may still be
+/// JSON text, held by `parts` (the tree holds their markers).
+pub(crate) struct RawResult {
+    pub(crate) tree: Value,
+    pub(crate) parts: RawParts,
+}
+
+impl RawResult {
+    /// The response to request `id` carrying this result.
+    pub(crate) fn into_message(self, id: &Value) -> Outgoing {
+        Outgoing::with_parts(result_tree(id, self.tree), &self.parts)
+    }
 }

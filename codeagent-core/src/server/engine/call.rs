@@ -11,7 +11,8 @@ use super::input::{Round, Subject, stuck};
 use super::{Engine, Reply, Route, refused, request_context};
 use crate::server::budget::{self, Call};
 use crate::server::era::Era;
-use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
+use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RawResult, RpcError, error_message, result_message};
+use crate::server::outgoing::Outgoing;
 use crate::server::peer::{Peer, Slot};
 use crate::toolbox::{StartedCall, ToolSpec};
 
@@ -89,7 +90,7 @@ impl Engine {
         slot: &Slot,
         route: &Route,
         started: Started,
-    ) -> Option<Value> {
+    ) -> Option<Outgoing> {
         let Started { mut call, round } = started;
         let hangup = route.hangup.clone().unwrap_or_default();
         let deadline = route.deadline;
@@ -120,7 +121,7 @@ impl Engine {
                 if let Some(uri) = kept {
                     self.share_result(&uri).await;
                 }
-                return Some(result_message(&id, wire));
+                return Some(wire.into_message(&id));
             }
             Outcome::InputRequired => {
                 // The tool waits on a question this round cannot answer: it ends here.
@@ -148,11 +149,19 @@ impl Engine {
     /// The response to a finished tool call: the result as the era sends
     /// it, or its preview when it is over the tool's (or the server's)
     /// budget, with the URI the whole is kept at.
-    pub(crate) fn call_result(&self, era: Era, tool: &ToolSpec, result: crate::ToolResult) -> (Value, Option<String>) {
+    /// Large data written as JSON text when the tool's output was read stays
+    /// so: the response is written around it (see `raw_json`).
+    pub(crate) fn call_result(
+        &self,
+        era: Era,
+        tool: &ToolSpec,
+        result: crate::ToolResult,
+    ) -> (RawResult, Option<String>) {
         let schema = tool.definition().output_schema.as_ref();
         let budget = tool.result_budget().unwrap_or(self.budget);
         let value_over = budget.value_bytes().is_some_and(|limit| result.value().len() > limit);
-        let wire = result.into_call_result().into_wire(era.version, schema);
+        let (call, mut parts) = result.into_call_result_raw();
+        let wire = call.into_wire_raw(era.version, schema, &mut parts);
         let (wire, kept) = if budget.is_unlimited() {
             (wire, None)
         } else {
@@ -163,9 +172,9 @@ impl Engine {
                 value_over,
                 has_output_schema: schema.is_some(),
             };
-            budget::bounded(&self.results, &call, wire)
+            budget::bounded(&self.results, &call, wire, &mut parts)
         };
-        (self.finish(era, wire), kept)
+        (RawResult { tree: self.finish(era, wire), parts }, kept)
     }
 
     /// Copies kept result `uri` to the shared store, when there is one, so

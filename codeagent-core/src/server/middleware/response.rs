@@ -6,6 +6,7 @@ use super::Request;
 use crate::mcp::ProtocolVersion;
 use crate::output::call_error;
 use crate::server::jsonrpc::RpcError;
+use crate::server::outgoing::Outgoing;
 
 /// The answer to a request: a result, a JSON-RPC error, or none (the
 /// request was cancelled, or the client went away, so nothing is sent).
@@ -104,8 +105,9 @@ impl Response {
     }
 
     /// The response a JSON-RPC message carries (`result` or `error`).
-    pub(crate) fn from_message(message: Option<Value>) -> Self {
-        let Some(Value::Object(mut message)) = message else { return Response::none() };
+    /// A message written already is read back, so middleware sees the result as a tree.
+    pub(crate) fn from_message(message: Option<Outgoing>) -> Self {
+        let Some(Value::Object(mut message)) = message.map(Outgoing::into_value) else { return Response::none() };
         if let Some(result) = message.remove("result") {
             return Response::result(result);
         }
