@@ -14,8 +14,9 @@
 //! such as one built from another commit; without any, this program serves.
 //! For each case it prints the median times, codeagent's speed over
 //! `serde_json`'s (the ratio the goal is about) and the server's peak memory
-//! during the call over the response's size (its `VmHWM` growth, after
-//! `/proc/PID/clear_refs` reset it, over its `VmRSS` before). Each response
+//! during its first call over the response's size (its `VmHWM` growth, after
+//! `/proc/PID/clear_refs` reset it, over its `VmRSS` before; a fresh server
+//! per case, whose rows are built before). Each response
 //! is checked: the right id, a result, the last row's name in it exactly once
 //! for the table (twice for `Json`: its text block repeats the data), and
 //! the rows all there.
@@ -313,12 +314,13 @@ fn check(tool: &str, response: &[u8], count: usize) {
     assert_eq!(rows, count, "{tool}: {rows} rows in the response, not {count}");
 }
 
-/// One cell of the results: times of the baseline and of the call, peaks.
+/// One cell of the results: times of the baseline and of the call, the
+/// first call's peak over its response's size.
 #[derive(Default)]
 struct Samples {
     baseline: Vec<f64>,
     call: Vec<f64>,
-    peak: Vec<f64>,
+    peak: f64,
     bytes: usize,
 }
 
@@ -330,12 +332,17 @@ fn compare(count: usize, reps: usize, servers: &[(String, String)]) {
         .iter()
         .map(|(_, path)| CASES.iter().map(|case| Served::start(path, case.transport, case.version, count)).collect())
         .collect();
-    // A first call of each, checked, and to warm up.
+    // A first call of each, checked; the server's peak memory is that of
+    // this first call (later calls reuse what the allocator kept).
     for (server, served) in started.iter_mut().enumerate() {
-        for (case, served) in CASES.iter().zip(served.iter_mut()) {
+        for (index, (case, served)) in CASES.iter().zip(served.iter_mut()).enumerate() {
+            let before = served.reset_peak();
             let response = served.call(case.tool, case.version);
+            let peak = served.status_kib("VmHWM:") * 1024;
             check(case.tool, &response, count);
-            cells[server][CASES.iter().position(|c| std::ptr::eq(c, case)).unwrap_or(0)].bytes = response.len();
+            let cell = &mut cells[server][index];
+            cell.bytes = response.len();
+            cell.peak = peak.saturating_sub(before) as f64 / response.len() as f64;
         }
     }
     for rep in 0..reps {
@@ -347,15 +354,13 @@ fn compare(count: usize, reps: usize, servers: &[(String, String)]) {
                 let baseline_time = start.elapsed().as_secs_f64();
                 drop(std::hint::black_box(baseline));
                 let served = &mut started[server][index];
-                let before = served.reset_peak();
                 let start = Instant::now();
                 let response = served.call(case.tool, case.version);
                 let call_time = start.elapsed().as_secs_f64();
-                let peak = served.status_kib("VmHWM:") * 1024;
+                drop(std::hint::black_box(response));
                 let cell = &mut cells[server][index];
                 cell.baseline.push(baseline_time);
                 cell.call.push(call_time);
-                cell.peak.push(peak.saturating_sub(before) as f64 / response.len() as f64);
             }
         }
         eprintln!("repetition {} of {reps} done", rep + 1);
@@ -370,7 +375,7 @@ fn compare(count: usize, reps: usize, servers: &[(String, String)]) {
             let baseline = median(cell.baseline.clone());
             let call = median(cell.call.clone());
             let ratio = baseline / call;
-            let peak = median(cell.peak.clone());
+            let peak = cell.peak;
             let met = |met: bool| if met { "met" } else { "NOT MET" };
             println!(
                 "| {name} | {} | {} | {} | {} | {:.1} | {:.1} | {ratio:.2}x | ≥ {:.2}x: {} | {peak:.2}x | ≤ {MEMORY_GOAL:.0}x: {} |",

@@ -133,7 +133,7 @@ macro_rules! reshape {
     )*};
 }
 
-impl<'b> ser::Serializer for &'b mut RowWriter<'_> {
+impl ser::Serializer for &mut RowWriter<'_> {
     type Ok = ();
     type Error = Reshape;
     type SerializeSeq = Impossible<(), Reshape>;

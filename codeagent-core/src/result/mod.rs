@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use crate::access::Channels;
 use crate::artifact::{Artifact, ArtifactRef, Versions};
 use crate::display::Display;
-use crate::mcp::CallToolResult;
+use crate::mcp::{CallToolResult, ProtocolVersion};
 use crate::raw_json::RawParts;
 use extra::Extra;
 
@@ -221,12 +221,38 @@ impl ToolResult {
         lower::call_result(value, is_error, extra, text_from_structured)
     }
 
+    /// The MCP wire JSON of the result as `version` sends it, for a tool
+    /// whose output schema is `output_schema`: the text of
+    /// `into_call_result().into_wire(version, output_schema)`, written the
+    /// way the server writes it, with large data that was written to JSON
+    /// text when it was read (the rows of [`Table::from_rows`](crate::Table::from_rows),
+    /// the content of a [`Json`](crate::Json)) copied in as it is rather
+    /// than parsed back into values.
+    ///
+    /// ```
+    /// use codeagent_core::IntoToolResult;
+    /// use codeagent_core::mcp::ProtocolVersion;
+    ///
+    /// let result = codeagent_core::Json(vec![1, 2]).into_tool_result();
+    /// let wire = result.clone().into_wire_json(ProtocolVersion::LATEST, None);
+    /// let tree = result.into_call_result().into_wire(ProtocolVersion::LATEST, None);
+    /// assert_eq!(wire, tree.to_string());
+    /// ```
+    pub fn into_wire_json(self, version: ProtocolVersion, output_schema: Option<&Value>) -> String {
+        let (call, mut parts) = self.into_call_result_raw();
+        let wire = call.into_wire_raw(version, output_schema, &mut parts);
+        // Written by serde_json and copied from its output: UTF-8.
+        String::from_utf8(parts.to_vec(&wire)).unwrap_or_default()
+    }
+
     /// [`into_call_result`](ToolResult::into_call_result) for the server,
     /// which writes the result out: large data still written as JSON text
     /// stays so, as markers in the `CallToolResult` standing for `RawParts`.
     pub(crate) fn into_call_result_raw(self) -> (CallToolResult, RawParts) {
         let ToolResult { value, is_error, extra, text_from_structured, .. } = self;
-        let (extra, parts) = extra.into_raw();
+        // A text artifact that repeats a successful result's value is left out
+        // of the wire anyway: it is not made.
+        let (extra, parts) = extra.into_raw(is_error);
         (lower::call_result(value, is_error, extra, text_from_structured), parts)
     }
 
@@ -264,6 +290,14 @@ impl ToolResult {
     fn from_parts(value: String, is_error: bool, extra: Map<String, Value>, metadata: Map<String, Value>) -> Self {
         let extra = Extra::from_map(extra);
         ToolResult { value, is_error, extra, metadata, display_trusted: false, text_from_structured: false }
+    }
+
+    /// A successful result whose artifact is the text artifact of `value`
+    /// (what [`Text`](crate::Text) without title or icon lowers to), made
+    /// only when someone reads it.
+    pub(crate) fn text(value: String) -> Self {
+        let extra = Extra::text_artifact(value.clone());
+        ToolResult { extra, ..ToolResult::new(value) }
     }
 
     /// Adds the JSON texts that markers in `extra` stand for (a table's

@@ -301,12 +301,13 @@ fn envelope(id: Option<&Value>, key: &str, value: Value) -> Value {
 
 /// A success response.
 pub(crate) fn result_message(id: &Value, result: Value) -> Outgoing {
-    Outgoing::Tree(result_tree(id, result))
+    Outgoing::Result { id: id.clone(), result, parts: RawParts::default() }
 }
 
-/// A success response as a tree (its result may hold markers to write out).
-pub(crate) fn result_tree(id: &Value, result: Value) -> Value {
-    envelope(Some(id), "result", result)
+/// A success response whose result holds markers of `parts` (a tool's
+/// result with large data written once, see `raw_json`).
+pub(crate) fn raw_result_message(id: &Value, result: Value, parts: RawParts) -> Outgoing {
+    Outgoing::Result { id: id.clone(), result, parts }
 }
 
 /// An error response.
@@ -321,18 +322,4 @@ pub(crate) fn notification_message(method: &str, params: Value) -> Value {
         map.insert("params".into(), params);
     }
     message
-}
-
-/// A tool's result as its era sends it: a tree whose large data may still be
-/// JSON text, held by `parts` (the tree holds their markers).
-pub(crate) struct RawResult {
-    pub(crate) tree: Value,
-    pub(crate) parts: RawParts,
-}
-
-impl RawResult {
-    /// The response to request `id` carrying this result.
-    pub(crate) fn into_message(self, id: &Value) -> Outgoing {
-        Outgoing::with_parts(result_tree(id, self.tree), &self.parts)
-    }
 }

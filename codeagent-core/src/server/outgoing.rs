@@ -1,18 +1,22 @@
-//! A JSON-RPC message on its way to the client: a JSON tree, or the bytes of
-//! a tool's result written already (its large data written as JSON text once,
-//! when the tool's rows were read, and copied into the message as it is; see
-//! `raw_json`). The transports write either the same way.
+//! A JSON-RPC message on its way to the client. A success response stays
+//! its id and its result until it is written: the transports write the
+//! envelope around the result, with no tree of its own, and a tool's result
+//! whose large data was written to JSON text when the tool's output was read
+//! (see `raw_json`) gets that text copied in as it is.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::raw_json::RawParts;
 
 /// A message to send.
 #[derive(Debug)]
 pub(crate) enum Outgoing {
-    /// A message as a JSON tree, written when it is sent.
+    /// A success response: `{"jsonrpc": "2.0", "id": id, "result": result}`,
+    /// `result` holding markers of `parts`.
+    Result { id: Value, result: Value, parts: RawParts },
+    /// Any other message (an error response, a notification), as a tree.
     Tree(Value),
-    /// A message written: the compact JSON of one object (or of a batch's array).
+    /// A message written already: the compact JSON of a batch's array.
     Written(Vec<u8>),
 }
 
@@ -23,16 +27,17 @@ impl From<Value> for Outgoing {
 }
 
 impl Outgoing {
-    /// Message `message` (a tree that may hold markers of `parts`), written
-    /// now when it holds any.
-    pub(crate) fn with_parts(message: Value, parts: &RawParts) -> Outgoing {
-        if parts.is_empty() { Outgoing::Tree(message) } else { Outgoing::Written(parts.to_vec(&message)) }
-    }
-
     /// Appends the message's compact JSON to `bytes`.
     pub(crate) fn write_to(&self, bytes: &mut Vec<u8>) {
+        // Writing into memory cannot fail.
         match self {
-            // Writing a `Value` into memory cannot fail.
+            Outgoing::Result { id, result, parts } => {
+                bytes.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+                let _ = serde_json::to_writer(&mut *bytes, id);
+                bytes.extend_from_slice(br#","result":"#);
+                let _ = parts.write(result, bytes);
+                bytes.push(b'}');
+            }
             Outgoing::Tree(message) => {
                 let _ = serde_json::to_writer(&mut *bytes, message);
             }
@@ -40,51 +45,66 @@ impl Outgoing {
         }
     }
 
-    /// The message's compact JSON followed by a newline, the message moved
-    /// rather than copied when it is written already.
+    /// The message's compact JSON.
+    pub(crate) fn to_vec(&self) -> Vec<u8> {
+        let capacity = match self {
+            Outgoing::Result { parts, .. } => parts.len_hint() + 256,
+            Outgoing::Tree(_) => 128,
+            Outgoing::Written(written) => written.len(),
+        };
+        let mut bytes = Vec::with_capacity(capacity);
+        self.write_to(&mut bytes);
+        bytes
+    }
+
+    /// The message's compact JSON followed by a newline.
     pub(crate) fn into_line(self) -> Vec<u8> {
         let mut bytes = match self {
             Outgoing::Written(written) => written,
-            tree => {
-                let mut bytes = Vec::with_capacity(128);
-                tree.write_to(&mut bytes);
-                bytes
-            }
+            message => message.to_vec(),
         };
         bytes.push(b'\n');
         bytes
     }
 
-    /// The message's compact JSON.
+    /// The message's compact JSON, as a string.
     pub(crate) fn into_string(self) -> String {
-        match self {
-            Outgoing::Tree(message) => message.to_string(),
-            // Written by serde_json, so UTF-8.
-            Outgoing::Written(written) => String::from_utf8(written)
-                .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned()),
-        }
+        let bytes = match self {
+            Outgoing::Written(written) => written,
+            message => message.to_vec(),
+        };
+        // Written by serde_json, or copied from its output: UTF-8.
+        String::from_utf8(bytes).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
     }
 
-    /// The message as a tree, parsed when it is written already.
+    /// The message as a tree, every marker replaced by its value.
     pub(crate) fn into_value(self) -> Value {
         match self {
+            Outgoing::Result { id, mut result, parts } => {
+                parts.materialise(&mut result);
+                let mut message = Map::with_capacity(3);
+                message.insert("jsonrpc".into(), Value::from("2.0"));
+                message.insert("id".into(), id);
+                message.insert("result".into(), result);
+                Value::Object(message)
+            }
             Outgoing::Tree(message) => message,
             Outgoing::Written(written) => serde_json::from_slice(&written).unwrap_or(Value::Null),
         }
     }
 
-    /// The code of the message's `error`, when it is an error response (a
-    /// written message is always a result or a batch).
+    /// The code of the message's `error`, when it is an error response.
     pub(crate) fn error_code(&self) -> Option<i64> {
         match self {
             Outgoing::Tree(message) => message.get("error")?.get("code")?.as_i64(),
-            Outgoing::Written(_) => None,
+            Outgoing::Result { .. } | Outgoing::Written(_) => None,
         }
     }
 
     /// Whether the message is one object (not a batch's array).
     pub(crate) fn is_object(&self) -> bool {
         match self {
+            Outgoing::Result { .. } => true,
             Outgoing::Tree(message) => message.is_object(),
             Outgoing::Written(written) => written.first() == Some(&b'{'),
         }
@@ -92,10 +112,6 @@ impl Outgoing {
 
     /// The array of a batch's responses, in order.
     pub(crate) fn batch(messages: Vec<Outgoing>) -> Outgoing {
-        if messages.iter().all(|message| matches!(message, Outgoing::Tree(_))) {
-            let trees = messages.into_iter().map(Outgoing::into_value).collect();
-            return Outgoing::Tree(Value::Array(trees));
-        }
         let mut bytes = vec![b'['];
         for (position, message) in messages.iter().enumerate() {
             if position > 0 {

@@ -9,9 +9,12 @@ use serde_json::{Map, Value};
 use super::call_refusal::with_error_artifact;
 use super::input::{Round, Subject, stuck};
 use super::{Engine, Reply, Route, refused, request_context};
+use crate::raw_json::RawParts;
 use crate::server::budget::{self, Call};
 use crate::server::era::Era;
-use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RawResult, RpcError, error_message, result_message};
+use crate::server::jsonrpc::{
+    INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, raw_result_message, result_message,
+};
 use crate::server::outgoing::Outgoing;
 use crate::server::peer::{Peer, Slot};
 use crate::toolbox::{StartedCall, ToolSpec};
@@ -117,11 +120,11 @@ impl Engine {
                 if !owed {
                     return None;
                 }
-                let (wire, kept) = self.call_result(era, call.spec(), result);
+                let (wire, parts, kept) = self.call_result(era, call.spec(), result);
                 if let Some(uri) = kept {
                     self.share_result(&uri).await;
                 }
-                return Some(wire.into_message(&id));
+                return Some(raw_result_message(&id, wire, parts));
             }
             Outcome::InputRequired => {
                 // The tool waits on a question this round cannot answer: it ends here.
@@ -150,13 +153,14 @@ impl Engine {
     /// it, or its preview when it is over the tool's (or the server's)
     /// budget, with the URI the whole is kept at.
     /// Large data written as JSON text when the tool's output was read stays
-    /// so: the response is written around it (see `raw_json`).
+    /// so: the result holds markers of the parts returned, and the response
+    /// is written around it (see `raw_json`).
     pub(crate) fn call_result(
         &self,
         era: Era,
         tool: &ToolSpec,
         result: crate::ToolResult,
-    ) -> (RawResult, Option<String>) {
+    ) -> (Value, RawParts, Option<String>) {
         let schema = tool.definition().output_schema.as_ref();
         let budget = tool.result_budget().unwrap_or(self.budget);
         let value_over = budget.value_bytes().is_some_and(|limit| result.value().len() > limit);
@@ -174,7 +178,7 @@ impl Engine {
             };
             budget::bounded(&self.results, &call, wire, &mut parts)
         };
-        (RawResult { tree: self.finish(era, wire), parts }, kept)
+        (self.finish(era, wire), parts, kept)
     }
 
     /// Copies kept result `uri` to the shared store, when there is one, so

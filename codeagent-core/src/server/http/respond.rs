@@ -12,7 +12,7 @@ use crate::server::outgoing::Outgoing;
 pub(crate) fn json(status: StatusCode, message: Outgoing) -> Response {
     let body = match message {
         Outgoing::Written(written) => Body::from(written),
-        tree => Body::from(tree.into_string()),
+        message => Body::from(message.to_vec()),
     };
     let mut response = (status, body).into_response();
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));

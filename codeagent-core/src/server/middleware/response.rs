@@ -105,9 +105,18 @@ impl Response {
     }
 
     /// The response a JSON-RPC message carries (`result` or `error`).
-    /// A message written already is read back, so middleware sees the result as a tree.
+    /// Large data written once (see `raw_json`) is read back, so middleware
+    /// sees the whole result as a tree.
     pub(crate) fn from_message(message: Option<Outgoing>) -> Self {
-        let Some(Value::Object(mut message)) = message.map(Outgoing::into_value) else { return Response::none() };
+        let message = match message {
+            Some(Outgoing::Result { mut result, parts, .. }) => {
+                parts.materialise(&mut result);
+                return Response::result(result);
+            }
+            Some(message) => message.into_value(),
+            None => return Response::none(),
+        };
+        let Value::Object(mut message) = message else { return Response::none() };
         if let Some(result) = message.remove("result") {
             return Response::result(result);
         }
