@@ -30,7 +30,10 @@ pub(crate) struct RawParts {
 #[derive(Clone, Debug)]
 enum Part {
     /// JSON text written by this crate with `serde_json`, valid by construction.
-    Json(Arc<String>),
+    Json(Arc<Vec<u8>>),
+    /// The JSON string whose content is text number `n`: a `Json<T>`'s
+    /// text block, which holds its compact JSON.
+    Quoted(u64),
     /// The JSON string of text number `n`'s JSON pretty-printed: a `Json<T>`
     /// code artifact's `text`, made only if some reader or older version needs it.
     Pretty(u64),
@@ -56,7 +59,7 @@ impl RawParts {
 
     /// Keeps `json`, JSON text written by `serde_json`, and returns the
     /// marker that stands for it; `json` back when markers cannot be made.
-    pub(crate) fn add(&mut self, json: String) -> Result<Value, String> {
+    pub(crate) fn add(&mut self, json: Vec<u8>) -> Result<Value, Vec<u8>> {
         let Some(prefix) = prefix() else { return Err(json) };
         Ok(self.push(prefix, Part::Json(Arc::new(json))))
     }
@@ -70,6 +73,24 @@ impl RawParts {
     /// Takes in `other`'s texts (their markers stay valid).
     pub(crate) fn absorb(&mut self, other: RawParts) {
         self.parts.extend(other.parts);
+    }
+
+    /// The marker of the JSON string whose content is the JSON `marker`
+    /// stands for (as it is, compact); `None` when `marker` is not one of
+    /// these parts' markers.
+    pub(crate) fn quoted(&mut self, marker: &Value) -> Option<Value> {
+        let number = self.parts[self.index(marker)?].0;
+        let prefix = prefix()?;
+        Some(self.push(prefix, Part::Quoted(number)))
+    }
+
+    /// The JSON text `marker` stands for, when it is one of these parts'
+    /// markers of JSON text.
+    pub(crate) fn json_text(&self, marker: &Value) -> Option<&[u8]> {
+        match &self.parts[self.index(marker)?].1 {
+            Part::Json(json) => Some(json),
+            _ => None,
+        }
     }
 
     /// The marker of the JSON string holding the JSON `marker` stands for,
@@ -93,8 +114,8 @@ impl RawParts {
     /// Whether `value`, once materialised, is a JSON object.
     pub(crate) fn is_object(&self, value: &Value) -> bool {
         match self.index(value).map(|index| &self.parts[index].1) {
-            Some(Part::Json(json)) => json.trim_start().starts_with('{'),
-            Some(Part::Pretty(_)) => false,
+            Some(Part::Json(json)) => json.trim_ascii_start().starts_with(b"{"),
+            Some(Part::Pretty(_) | Part::Quoted(_)) => false,
             None => value.is_object(),
         }
     }
@@ -103,12 +124,25 @@ impl RawParts {
     fn parsed(&self, index: usize) -> Value {
         match &self.parts[index].1 {
             // Written by serde_json, so it parses; should it not, null.
-            Part::Json(json) => serde_json::from_str(json).unwrap_or(Value::Null),
+            Part::Json(json) => serde_json::from_slice(json).unwrap_or(Value::Null),
             Part::Pretty(of) => {
-                let of = self.parts.iter().position(|(number, _)| number == of);
-                let json = of.map_or(Value::Null, |of| self.parsed(of));
+                let json = self.position(*of).map_or(Value::Null, |of| self.parsed(of));
                 Value::String(serde_json::to_string_pretty(&json).unwrap_or_default())
             }
+            Part::Quoted(of) => Value::String(String::from_utf8_lossy(self.text_of(*of)).into_owned()),
+        }
+    }
+
+    /// Where text number `number` is in `parts`.
+    fn position(&self, number: u64) -> Option<usize> {
+        self.parts.iter().position(|(known, _)| *known == number)
+    }
+
+    /// The JSON text of text number `number` (empty if it is not JSON text).
+    fn text_of(&self, number: u64) -> &[u8] {
+        match self.position(number).map(|index| &self.parts[index].1) {
+            Some(Part::Json(json)) => json,
+            _ => &[],
         }
     }
 
@@ -136,8 +170,9 @@ impl RawParts {
         }
         if let Some(index) = self.index(value) {
             return match &self.parts[index].1 {
-                Part::Json(json) => out.write_all(json.as_bytes()),
+                Part::Json(json) => out.write_all(json),
                 Part::Pretty(_) => serde_json::to_writer(out, &self.parsed(index)).map_err(io::Error::from),
+                Part::Quoted(of) => write_quoted(self.text_of(*of), out),
             };
         }
         match value {
@@ -177,8 +212,33 @@ impl RawParts {
 
     /// About how many bytes the texts take.
     pub(crate) fn len_hint(&self) -> usize {
-        self.parts.iter().map(|(_, part)| if let Part::Json(json) = part { json.len() } else { 0 }).sum()
+        let quoted = |of: u64| self.text_of(of).len() * 5 / 4;
+        self.parts
+            .iter()
+            .map(|(_, part)| match part {
+                Part::Json(json) => json.len(),
+                Part::Quoted(of) => quoted(*of),
+                Part::Pretty(_) => 0,
+            })
+            .sum()
     }
+}
+
+/// Writes JSON text written by serde_json as a JSON string. Such text holds
+/// no control character outside its strings (and escapes those inside), so
+/// only `"` and `\` need escaping: the bytes are copied between them.
+fn write_quoted<W: io::Write>(json: &[u8], out: &mut W) -> io::Result<()> {
+    out.write_all(b"\"")?;
+    for piece in json.split_inclusive(|byte| *byte == b'"' || *byte == b'\\') {
+        match piece.split_last() {
+            Some((last @ (b'"' | b'\\'), before)) => {
+                out.write_all(before)?;
+                out.write_all(&[b'\\', *last])?;
+            }
+            _ => out.write_all(piece)?,
+        }
+    }
+    out.write_all(b"\"")
 }
 
 #[cfg(test)]
@@ -190,7 +250,7 @@ mod tests {
     #[test]
     fn a_marker_is_written_as_its_text_and_read_as_its_value() {
         let mut parts = RawParts::default();
-        let marker = parts.add(r#"[[1,"a"],[2,"b"]]"#.to_owned()).unwrap();
+        let marker = parts.add(br#"[[1,"a"],[2,"b"]]"#.to_vec()).unwrap();
         let tree = json!({"df": {"columns": [], "rows": marker}, "text": "x\"y"});
         assert_eq!(
             String::from_utf8(parts.to_vec(&tree)).unwrap(),
@@ -204,7 +264,7 @@ mod tests {
     #[test]
     fn a_pretty_part_is_the_json_pretty_printed_as_a_string() {
         let mut parts = RawParts::default();
-        let marker = parts.add(r#"{"a":1}"#.to_owned()).unwrap();
+        let marker = parts.add(br#"{"a":1}"#.to_vec()).unwrap();
         let pretty = parts.pretty(&marker).unwrap();
         assert!(parts.is_object(&marker));
         assert!(!parts.is_object(&pretty));
@@ -212,9 +272,21 @@ mod tests {
     }
 
     #[test]
+    fn a_quoted_part_is_the_json_as_a_string() {
+        let mut parts = RawParts::default();
+        let text = r#"[{"a":"x\"y\\z\n"},"é"]"#;
+        let marker = parts.add(text.as_bytes().to_vec()).unwrap();
+        let quoted = parts.quoted(&marker).unwrap();
+        assert_eq!(parts.to_vec(&quoted), serde_json::to_vec(text).unwrap());
+        let mut read = json!([quoted]);
+        parts.materialise(&mut read);
+        assert_eq!(read, json!([text]));
+    }
+
+    #[test]
     fn a_string_that_only_looks_like_a_marker_is_a_string() {
         let mut parts = RawParts::default();
-        let marker = parts.add("1".to_owned()).unwrap();
+        let marker = parts.add(b"1".to_vec()).unwrap();
         let Value::String(text) = &marker else { panic!("a marker is a string") };
         let forged = Value::String(format!("{text}0"));
         assert_eq!(parts.to_vec(&json!([marker, forged.clone()])), format!("[1,{}]", forged).into_bytes());

@@ -13,7 +13,9 @@
 //! Each `--server` is a build of this program (its `serve` mode) to compare,
 //! such as one built from another commit; without any, this program serves.
 //! For each case it prints the median times, codeagent's speed over
-//! `serde_json`'s (the ratio the goal is about) and the server's peak memory
+//! `serde_json`'s (the ratio the goal is about), the CPU time of the
+//! baseline's thread against the server's (all its threads) during the call
+//! (steadier than wall times on a loaded machine), and the server's peak memory
 //! during its first call over the response's size (its `VmHWM` growth, after
 //! `/proc/PID/clear_refs` reset it, over its `VmRSS` before; a fresh server
 //! per case, whose rows are built before). Each response
@@ -31,7 +33,7 @@ use codeagent::Server;
 use codeagent::prelude::*;
 use codeagent::tools::ResultBudget;
 use codeagent_bench::large::{self, Row};
-use codeagent_bench::median;
+use codeagent_bench::{cpu_time_of, median, wait_for_idle};
 
 /// The rows every call lowers, built once per process.
 static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
@@ -149,7 +151,7 @@ struct Served {
 
 enum Link {
     Stdio { input: ChildStdin, output: BufReader<ChildStdout> },
-    Http { address: SocketAddr, stream: Option<TcpStream> },
+    Http { address: SocketAddr },
 }
 
 impl Served {
@@ -194,7 +196,7 @@ impl Served {
                     assert!(Instant::now() < deadline, "{path} did not listen on {address}");
                     std::thread::sleep(Duration::from_millis(20));
                 }
-                Served { child, link: Link::Http { address, stream: None }, next_id: 0 }
+                Served { child, link: Link::Http { address }, next_id: 0 }
             }
         }
     }
@@ -213,13 +215,12 @@ impl Served {
                 output.read_until(b'\n', &mut line).expect("the server answers");
                 line
             }
-            Link::Http { address, stream } => {
-                let stream = stream.get_or_insert_with(|| {
-                    let stream = TcpStream::connect(*address).expect("the server accepts");
-                    stream.set_nodelay(true).expect("TCP_NODELAY");
-                    stream
-                });
-                http_post(stream, message)
+            Link::Http { address } => {
+                // A connection per call: the server closes idle ones while
+                // the harness waits for a quiet machine.
+                let mut stream = TcpStream::connect(*address).expect("the server accepts");
+                stream.set_nodelay(true).expect("TCP_NODELAY");
+                http_post(&mut stream, message)
             }
         }
     }
@@ -265,7 +266,7 @@ impl Drop for Served {
     }
 }
 
-/// POSTs a 2026-07-28 `message` to `/mcp` on kept-alive `stream`; the body.
+/// POSTs a 2026-07-28 `message` to `/mcp` on `stream`; the body.
 fn http_post(stream: &mut TcpStream, message: &str) -> Vec<u8> {
     let name = if message.contains(r#""name":"json""#) { "json" } else { "table" };
     let request = format!(
@@ -314,12 +315,20 @@ fn check(tool: &str, response: &[u8], count: usize) {
     assert_eq!(rows, count, "{tool}: {rows} rows in the response, not {count}");
 }
 
-/// One cell of the results: times of the baseline and of the call, the
-/// first call's peak over its response's size.
+/// This thread's CPU time (from `/proc/thread-self/schedstat`), in seconds.
+fn thread_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    stat.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).unwrap_or(0.0) / 1e9
+}
+
+/// One cell of the results: times of the baseline and of the call (wall
+/// and CPU), the first call's peak over its response's size.
 #[derive(Default)]
 struct Samples {
     baseline: Vec<f64>,
     call: Vec<f64>,
+    baseline_cpu: Vec<f64>,
+    server_cpu: Vec<f64>,
     peak: f64,
     bytes: usize,
 }
@@ -346,21 +355,28 @@ fn compare(count: usize, reps: usize, servers: &[(String, String)]) {
         }
     }
     for rep in 0..reps {
+        if !wait_for_idle(Duration::from_secs(60)) {
+            eprintln!("a compiler is running: the wall times will be noisy (the CPU times less so)");
+        }
         for offset in 0..servers.len() {
             let server = (rep + offset) % servers.len();
             for (index, case) in CASES.iter().enumerate() {
-                let start = Instant::now();
+                let (start, cpu) = (Instant::now(), thread_cpu());
                 let baseline = serde_json::to_vec(std::hint::black_box(&rows)).expect("rows serialise");
-                let baseline_time = start.elapsed().as_secs_f64();
+                let (baseline_time, baseline_cpu) = (start.elapsed().as_secs_f64(), thread_cpu() - cpu);
                 drop(std::hint::black_box(baseline));
                 let served = &mut started[server][index];
-                let start = Instant::now();
+                let pid = served.child.id();
+                let (start, cpu) = (Instant::now(), cpu_time_of(pid));
                 let response = served.call(case.tool, case.version);
                 let call_time = start.elapsed().as_secs_f64();
+                let server_cpu = cpu_time_of(pid).zip(cpu).map_or(f64::NAN, |(after, before)| (after - before).as_secs_f64());
                 drop(std::hint::black_box(response));
                 let cell = &mut cells[server][index];
                 cell.baseline.push(baseline_time);
                 cell.call.push(call_time);
+                cell.baseline_cpu.push(baseline_cpu);
+                cell.server_cpu.push(server_cpu);
             }
         }
         eprintln!("repetition {} of {reps} done", rep + 1);
@@ -368,17 +384,21 @@ fn compare(count: usize, reps: usize, servers: &[(String, String)]) {
     println!();
     println!("Large results through the server, {count} rows × 5, medians of {reps} (ratios: speed over serde_json::to_vec of the rows; peak: server's peak growth over the response)");
     println!();
-    println!("| server | result | transport | version | response bytes | to_vec (ms) | call (ms) | speed ratio | goal | peak / bytes | goal |");
-    println!("|---|---|---|---|---:|---:|---:|---:|---|---:|---|");
+    println!(
+        "| server | result | transport | version | response bytes | to_vec (ms) | call (ms) | speed ratio | goal | to_vec CPU / server CPU (ms) | CPU ratio | peak / bytes | goal |"
+    );
+    println!("|---|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|");
     for ((name, _), cells) in servers.iter().zip(&cells) {
         for (case, cell) in CASES.iter().zip(cells) {
             let baseline = median(cell.baseline.clone());
             let call = median(cell.call.clone());
             let ratio = baseline / call;
             let peak = cell.peak;
+            let baseline_cpu = median(cell.baseline_cpu.clone());
+            let server_cpu = median(cell.server_cpu.clone());
             let met = |met: bool| if met { "met" } else { "NOT MET" };
             println!(
-                "| {name} | {} | {} | {} | {} | {:.1} | {:.1} | {ratio:.2}x | ≥ {:.2}x: {} | {peak:.2}x | ≤ {MEMORY_GOAL:.0}x: {} |",
+                "| {name} | {} | {} | {} | {} | {:.1} | {:.1} | {ratio:.2}x | ≥ {:.2}x: {} | {:.1} / {:.1} | {:.2}x | {peak:.2}x | ≤ {MEMORY_GOAL:.0}x: {} |",
                 case.tool,
                 if case.transport == Transport::Stdio { "stdio" } else { "HTTP" },
                 case.version,
@@ -387,6 +407,9 @@ fn compare(count: usize, reps: usize, servers: &[(String, String)]) {
                 call * 1e3,
                 case.goal,
                 met(ratio >= case.goal),
+                baseline_cpu * 1e3,
+                server_cpu * 1e3,
+                baseline_cpu / server_cpu,
                 met(peak <= MEMORY_GOAL),
             );
         }

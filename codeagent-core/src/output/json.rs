@@ -59,7 +59,7 @@ fn written_result<T: Serialize>(structured: &T) -> Option<ToolResult> {
     }
     let compact = serde_json::to_string(structured).ok()?;
     let mut parts = RawParts::default();
-    let marker = parts.add(compact.clone()).ok()?;
+    let marker = parts.add(compact.clone().into_bytes()).ok()?;
     let pretty = parts.pretty(&marker)?;
     Some(
         ToolResult::new(compact)

@@ -60,7 +60,7 @@ enum Rows {
     Cells(Vec<Vec<Value>>),
     Written {
         /// `[[...],[...]]`.
-        json: String,
+        json: Vec<u8>,
         /// Where each row starts in `json`.
         starts: Vec<usize>,
     },
@@ -86,7 +86,7 @@ impl Rows {
     fn into_cells(self) -> Vec<Vec<Value>> {
         match self {
             Rows::Cells(rows) => rows,
-            Rows::Written { json, .. } => serde_json::from_str(&json).unwrap_or_default(),
+            Rows::Written { json, .. } => serde_json::from_slice(&json).unwrap_or_default(),
         }
     }
 }
@@ -303,7 +303,7 @@ impl Table {
             Rows::Written { json, starts } => {
                 drop(starts);
                 // Without a marker, the rows are parsed back: the table is sent all the same.
-                parts.add(json).unwrap_or_else(|json| serde_json::from_str(&json).unwrap_or_default())
+                parts.add(json).unwrap_or_else(|json| serde_json::from_slice(&json).unwrap_or_default())
             }
         };
         Value::Object(payload([("columns", Value::Array(columns)), ("rows", rows)]))

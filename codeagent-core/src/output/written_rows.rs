@@ -17,8 +17,9 @@ use crate::finite_json::to_json_value;
 
 /// The rows of a table, written.
 pub(super) struct WrittenRows {
-    /// The JSON array of the rows, each an array of cells: `[[...],[...]]`.
-    pub(super) json: String,
+    /// The JSON array of the rows, each an array of cells: `[[...],[...]]`
+    /// (UTF-8: serde_json writes strings as they are, escapes in ASCII).
+    pub(super) json: Vec<u8>,
     /// Where each row's `[` is in `json`.
     pub(super) starts: Vec<usize>,
     /// The column names, from the first record.
@@ -34,12 +35,9 @@ pub(super) fn write<T: Serialize>(rows: &[T]) -> Option<WrittenRows> {
         return None;
     }
     let mut out = Vec::with_capacity(rows.len().saturating_mul(64));
-    let mut written = WrittenRows {
-        json: String::new(),
-        starts: Vec::with_capacity(rows.len()),
-        names: Vec::new(),
-        types: Vec::new(),
-    };
+    let mut written =
+        WrittenRows { json: Vec::new(), starts: Vec::with_capacity(rows.len()), names: Vec::new(), types: Vec::new() };
+    let mut names: Vec<&'static str> = Vec::new();
     out.push(b'[');
     for (index, row) in rows.iter().enumerate() {
         if index > 0 {
@@ -47,25 +45,20 @@ pub(super) fn write<T: Serialize>(rows: &[T]) -> Option<WrittenRows> {
         }
         written.starts.push(out.len());
         out.push(b'[');
-        let mut writer = RowWriter {
-            out: &mut out,
-            names: &mut written.names,
-            types: &mut written.types,
-            first: index == 0,
-            position: 0,
-        };
+        let mut writer =
+            RowWriter { out: &mut out, names: &mut names, types: &mut written.types, first: index == 0, position: 0 };
         row.serialize(&mut writer).ok()?;
         if writer.position != writer.names.len() {
             return None;
         }
         out.push(b']');
     }
-    if written.names.is_empty() {
+    if names.is_empty() {
         return None;
     }
     out.push(b']');
-    // serde_json writes UTF-8 (strings are `str`, escapes are ASCII).
-    written.json = String::from_utf8(out).ok()?;
+    written.json = out;
+    written.names = names.into_iter().map(str::to_owned).collect();
     Some(written)
 }
 
@@ -90,7 +83,9 @@ impl ser::Error for Reshape {
 /// Writes one record's values as a row's cells.
 struct RowWriter<'a> {
     out: &'a mut Vec<u8>,
-    names: &'a mut Vec<String>,
+    /// The first record's field names: a struct's, the same `&'static str`
+    /// for every record, so most are told equal by their address.
+    names: &'a mut Vec<&'static str>,
     types: &'a mut Vec<ColumnType>,
     /// The first record, whose fields name the columns.
     first: bool,
@@ -99,11 +94,15 @@ struct RowWriter<'a> {
 }
 
 impl RowWriter<'_> {
-    fn field<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) -> Result<(), Reshape> {
+    fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) -> Result<(), Reshape> {
         if self.first {
-            self.names.push(name.to_owned());
+            self.names.push(name);
             self.types.push(ColumnType::Null);
-        } else if self.names.get(self.position).is_none_or(|expected| expected != name) {
+        } else if self
+            .names
+            .get(self.position)
+            .is_none_or(|expected| !(std::ptr::eq(*expected, name) || *expected == name))
+        {
             return Err(Reshape);
         }
         if self.position > 0 {
@@ -401,10 +400,10 @@ impl ser::Serializer for CellWriter<'_> {
     }
 }
 
-/// The cells of row `index` of `written`, parsed.
-pub(super) fn row(json: &str, starts: &[usize], index: usize) -> Vec<Value> {
+/// The cells of row `index` of the rows written to `json`, parsed.
+pub(super) fn row(json: &[u8], starts: &[usize], index: usize) -> Vec<Value> {
     let start = starts[index];
     // A row ends before the `,` that starts the next one, or before the closing `]`.
     let end = starts.get(index + 1).map_or(json.len() - 1, |next| next - 1);
-    serde_json::from_str(&json[start..end]).unwrap_or_default()
+    serde_json::from_slice(&json[start..end]).unwrap_or_default()
 }

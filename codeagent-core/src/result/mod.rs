@@ -252,8 +252,12 @@ impl ToolResult {
         let ToolResult { value, is_error, extra, text_from_structured, .. } = self;
         // A text artifact that repeats a successful result's value is left out
         // of the wire anyway: it is not made.
-        let (extra, parts) = extra.into_raw(is_error);
-        (lower::call_result(value, is_error, extra, text_from_structured), parts)
+        let (extra, mut parts) = extra.into_raw(is_error);
+        let mut call = lower::call_result(value, is_error, extra, text_from_structured);
+        if !parts.is_empty() {
+            lower::quote_structured_text(&mut call, &mut parts);
+        }
+        (call, parts)
     }
 
     /// Reads an MCP `CallToolResult` from any server as a three-channel result.
