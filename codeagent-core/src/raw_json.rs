@@ -226,19 +226,24 @@ impl RawParts {
 
 /// Writes JSON text written by serde_json as a JSON string. Such text holds
 /// no control character outside its strings (and escapes those inside), so
-/// only `"` and `\` need escaping: the bytes are copied between them.
+/// only `"` and `\` need escaping. The escaped bytes are gathered in a
+/// buffer of their own, written when full: one pass, no call per escape.
 fn write_quoted<W: io::Write>(json: &[u8], out: &mut W) -> io::Result<()> {
-    out.write_all(b"\"")?;
-    for piece in json.split_inclusive(|byte| *byte == b'"' || *byte == b'\\') {
-        match piece.split_last() {
-            Some((last @ (b'"' | b'\\'), before)) => {
-                out.write_all(before)?;
-                out.write_all(&[b'\\', *last])?;
-            }
-            _ => out.write_all(piece)?,
+    const CHUNK: usize = 64 * 1024;
+    let mut buffer = Vec::with_capacity(CHUNK + 2);
+    buffer.push(b'"');
+    for &byte in json {
+        if byte == b'"' || byte == b'\\' {
+            buffer.push(b'\\');
+        }
+        buffer.push(byte);
+        if buffer.len() >= CHUNK {
+            out.write_all(&buffer)?;
+            buffer.clear();
         }
     }
-    out.write_all(b"\"")
+    buffer.push(b'"');
+    out.write_all(&buffer)
 }
 
 #[cfg(test)]

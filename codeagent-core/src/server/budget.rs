@@ -205,9 +205,26 @@ impl io::Write for Counter {
     }
 }
 
-/// Whether `value` serialises to more than `limit` bytes; the work stops at the limit.
+/// Whether `value` serialises to more than `limit` bytes; the work stops at
+/// the limit, and is not done at all when a bound taken without writing
+/// (most results) is within it.
 fn exceeds(value: &Value, limit: usize) -> bool {
-    serde_json::to_writer(Counter { count: 0, limit }, value).is_err()
+    size_bound(value) > limit && serde_json::to_writer(Counter { count: 0, limit }, value).is_err()
+}
+
+/// At least the serialised size of `value`: each character of a string
+/// counted as escaped to six bytes, each number as 32.
+fn size_bound(value: &Value) -> usize {
+    let string = |text: &str| 2 + 6 * text.len();
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 32,
+        Value::String(text) => string(text),
+        Value::Array(items) => items.iter().fold(2, |size, item| size.saturating_add(size_bound(item) + 1)),
+        Value::Object(map) => {
+            map.iter().fold(2, |size, (key, item)| size.saturating_add(string(key) + size_bound(item) + 2))
+        }
+    }
 }
 
 /// The serialised size of `value`.
