@@ -1,7 +1,8 @@
 //! A gallery of codeagent tools served over MCP: one tool per kind of output,
 //! plus progress and cancellation; resources (a text, a PNG, a template), a
-//! prompt, a tool that links to one of the resources, and tools that ask you
-//! or the client's model (`gallery/asking.rs`).
+//! prompt, a tool that links to one of the resources, tools that ask you or
+//! the client's model (`gallery/asking.rs`), and a report that takes seconds,
+//! served as a task to clients that poll tasks (`gallery/report.rs`).
 //!
 //! ```sh
 //! cargo run --example gallery                   # serve MCP on stdio
@@ -23,6 +24,8 @@ use serde::{Deserialize, Serialize};
 mod asking;
 #[path = "gallery/png.rs"]
 mod png;
+#[path = "gallery/report.rs"]
+mod report;
 
 // `inline`: the body is quick and never blocks, so it runs on the async worker
 // instead of the blocking pool that sync tools use by default.
@@ -313,7 +316,7 @@ fn toolbox() -> Toolbox {
         .tool(count_with_progress)
         .tool(slow)
         .tool(region_report);
-    let toolbox = asking::add(toolbox);
+    let toolbox = report::add(asking::add(toolbox));
     prompts(resources(toolbox))
 }
 

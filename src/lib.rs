@@ -43,6 +43,8 @@ pub mod guide {
     pub mod skills {}
     #[doc = include_str!("../docs/guide/asking.md")]
     pub mod asking {}
+    #[doc = include_str!("../docs/guide/tasks.md")]
+    pub mod tasks {}
     #[doc = include_str!("../docs/guide/large-results.md")]
     pub mod large_results {}
     #[doc = include_str!("../docs/guide/rich-results.md")]
@@ -95,7 +97,7 @@ pub mod __private {
     pub use codeagent_core::mcp::{Icon, ToolAnnotations};
     pub use codeagent_core::prompts::{Prompt, PromptFuture, PromptGet, PromptSpec};
     pub use codeagent_core::resources::{Resource, ResourceError, ResourceFuture, ResourceRead, ResourceSpec};
-    pub use codeagent_core::tools::{ResultBudget, Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
+    pub use codeagent_core::tools::{ResultBudget, TaskSupport, Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
     pub use core::env;
     pub use core::future::Future;
     pub use core::marker::Send;

@@ -100,6 +100,7 @@ pub mod tools {
     pub use crate::toolbox::param::{State, ToolCall};
     pub use crate::toolbox::set::{SharedToolSet, ToolSet};
     pub use crate::toolbox::started::StartedCall;
+    pub use crate::toolbox::task::TaskSupport;
     pub use crate::toolbox::tool::{Tool, ToolFuture, ToolSpec};
     pub use crate::toolbox::tools::Tools;
     pub use crate::toolbox::unknown::UnknownArguments;

@@ -9,6 +9,7 @@
 mod asking;
 mod changes;
 mod schema;
+mod tasks;
 
 use std::time::Duration;
 
@@ -190,6 +191,6 @@ async fn main() -> std::process::ExitCode {
         .tool(test_error_handling)
         .tool(test_reconnection)
         .tool(schema::JsonSchemaTool);
-    let toolbox = changes::add(asking::add(prompts(resources(toolbox))));
+    let toolbox = tasks::add(changes::add(asking::add(prompts(resources(toolbox)))));
     codeagent::Server::new(toolbox).with_name("codeagent-conformance").run().await
 }

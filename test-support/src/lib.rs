@@ -9,6 +9,7 @@
 //! - [`keys`]: the "every key is defined by that version" checker;
 //! - [`check`] / [`assert_valid`]: both at once;
 //! - [`wire`]: whole JSON-RPC responses, errors and notifications of an era;
+//! - [`skills`]: the skills extension's results, which no core schema defines;
 //! - [`html`]: the safety check of a rendered HTML card.
 //!
 //! The crate does not depend on `codeagent` or `codeagent-core` (both use it
@@ -22,6 +23,7 @@ pub use jsonschema;
 pub mod html;
 pub mod keys;
 pub mod schema;
+pub mod skills;
 pub mod wire;
 
 use std::path::PathBuf;
@@ -59,12 +61,18 @@ pub fn examples_dir(version: &str) -> PathBuf {
 }
 
 /// Validates `value` against definition `name` of `version`'s official schema
-/// and checks that every key in it is defined by that version. The error
-/// lists every problem and shows the value.
+/// (or of the skills extension, see [`skills`]) and checks that every key in
+/// it is defined by that version. The error lists every problem and shows the
+/// value.
 pub fn check(version: &str, name: &str, value: &Value) -> Result<(), String> {
-    let compiled = schema::schema(version);
-    let mut problems = compiled.validate(name, value).err().unwrap_or_default();
-    problems.extend(keys::undefined_keys(compiled, name, value));
+    let problems = if skills::defines(name) {
+        skills::problems(version, name, value)
+    } else {
+        let compiled = schema::schema(version);
+        let mut problems = compiled.validate(name, value).err().unwrap_or_default();
+        problems.extend(keys::undefined_keys(compiled, name, value));
+        problems
+    };
     if problems.is_empty() {
         Ok(())
     } else {

@@ -32,7 +32,10 @@ pub struct VersionSchema {
 
 impl VersionSchema {
     fn load(version: &'static str) -> VersionSchema {
-        let path = mcp_root().join("schema").join(version).join("schema.json");
+        VersionSchema::load_file(version, mcp_root().join("schema").join(version).join("schema.json"))
+    }
+
+    fn load_file(version: &'static str, path: std::path::PathBuf) -> VersionSchema {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
         let document: Value =
             serde_json::from_str(&text).unwrap_or_else(|error| panic!("parsing {}: {error}", path.display()));
@@ -125,6 +128,19 @@ pub fn schema(version: &str) -> &'static VersionSchema {
         .position(|candidate| *candidate == version)
         .unwrap_or_else(|| panic!("no vendored schema for version {version:?}"));
     CACHE[index].get_or_init(|| VersionSchema::load(VERSIONS[index]))
+}
+
+/// The name [`tasks_schema`] goes by in messages.
+pub const TASKS_EXTENSION_SCHEMA: &str = "ext-tasks";
+
+/// The compiled schema of the tasks extension (`io.modelcontextprotocol/tasks`,
+/// vendored in `mcp/ext-tasks/`): `CreateTaskResult`, `GetTaskResult`,
+/// `TaskStatusNotification` and the rest, loaded once.
+pub fn tasks_schema() -> &'static VersionSchema {
+    static TASKS: OnceLock<VersionSchema> = OnceLock::new();
+    TASKS.get_or_init(|| {
+        VersionSchema::load_file(TASKS_EXTENSION_SCHEMA, mcp_root().join("ext-tasks").join("schema.json"))
+    })
 }
 
 /// Validates `value` against definition `name` of `version`'s schema.

@@ -35,6 +35,13 @@ pub fn result_definition(method: &str) -> &'static str {
         "completion/complete" => "CompleteResult",
         "server/discover" => "DiscoverResult",
         "subscriptions/listen" => "SubscriptionsListenResult",
+        "tasks/get" => "GetTaskResult",
+        "tasks/update" => "UpdateTaskResult",
+        "tasks/cancel" => "CancelTaskResult",
+        "skills/list" => crate::skills::LIST_SKILLS_RESULT,
+        "skills/get" => crate::skills::GET_SKILL_RESULT,
+        // The skills extension's: a folder's children are resources.
+        "resources/directory/read" => "ListResourcesResult",
         _ => "Result",
     }
 }
@@ -107,6 +114,16 @@ pub fn check_error(version: &str, message: &Value) -> i64 {
 pub fn check_result(version: &str, definition: &str, message: &Value) {
     let envelope = if version >= V2025_11 { "JSONRPCResultResponse" } else { "JSONRPCResponse" };
     assert_schema(version, envelope, message);
+    // The tasks extension's results, in whatever era the client declared it.
+    let task = match definition {
+        "GetTaskResult" | "UpdateTaskResult" | "CancelTaskResult" => Some(definition),
+        "CallToolResult" if message["result"]["resultType"] == "task" => Some("CreateTaskResult"),
+        _ => None,
+    };
+    if let Some(task) = task {
+        check_task(task, &message["result"]);
+        return;
+    }
     let may_ask = matches!(definition, "CallToolResult" | "GetPromptResult" | "ReadResourceResult");
     if version == V2026 && may_ask && message["result"]["resultType"] == "input_required" {
         assert_valid(version, "InputRequiredResult", &message["result"]);
@@ -123,6 +140,20 @@ pub fn check_result(version: &str, definition: &str, message: &Value) {
         assert_eq!(message["result"]["resultType"], "complete", "every 2026 result has resultType: {message}");
     } else {
         assert!(message["result"].get("resultType").is_none(), "no resultType in {version}: {message}");
+    }
+}
+
+/// Checks `value` against definition `name` of the tasks extension's schema,
+/// and each of its `inputRequests` against the core definitions.
+#[track_caller]
+pub fn check_task(name: &str, value: &Value) {
+    if let Err(errors) = crate::schema::tasks_schema().validate(name, value) {
+        panic!("not a valid {name} of the tasks extension:\n{}\n{value:#}", errors.join("\n"));
+    }
+    if let Some(requests) = value.get("inputRequests").and_then(Value::as_object) {
+        for request in requests.values() {
+            assert_valid(V2026, input_request_definition(request), request);
+        }
     }
 }
 
@@ -168,12 +199,22 @@ pub fn check_notification(version: &str, message: &Value) {
         // A question the server gave up (its tool was cancelled or timed out).
         "notifications/cancelled" if version != V2026 => "CancelledNotification",
         "notifications/subscriptions/acknowledged" if version == V2026 => "SubscriptionsAcknowledgedNotification",
+        "notifications/tasks" => {
+            check_task("TaskStatusNotification", message);
+            return;
+        }
         other => panic!("the server sent an unexpected notification {other} in {version}: {message}"),
     };
     let mut inner = message.clone();
     if version < V2025_11 {
         // Before 2025-11-25 the notification definitions leave `jsonrpc` to the envelope.
         inner.as_object_mut().expect("an object").remove("jsonrpc");
+    }
+    // The tasks extension's part of an acknowledgement is its schema's to check.
+    if let Some(honoured) = inner.pointer_mut("/params/notifications").and_then(Value::as_object_mut)
+        && let Some(task_ids) = honoured.remove("taskIds")
+    {
+        check_task("TaskSubscriptionAcknowledgedNotifications", &serde_json::json!({ "taskIds": task_ids }));
     }
     assert_valid(version, definition, &inner);
 }

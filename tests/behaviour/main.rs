@@ -42,6 +42,9 @@ mod lifecycle;
 mod notifications;
 mod prompts;
 mod resources;
+#[cfg(feature = "skills")]
+mod skills;
+mod tasks;
 mod tools;
 
 use serde_json::{Value, json};

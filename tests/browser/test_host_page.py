@@ -14,7 +14,7 @@ from corpus import CLEAN_DOM, CORPUS, IMAGE_TYPES, MARKDOWN, PAYLOADS, SVG_WITH_
 GALLERY_TOOLS = [
     "add", "greet", "sales_table", "sales_history", "revenue_chart", "show_code", "show_diff",
     "divide", "region_stats", "count_with_progress", "slow", "region_report",
-    "delete_region", "summarize_sales",
+    "delete_region", "summarize_sales", "sales_report",
 ]
 
 
@@ -230,6 +230,40 @@ def test_cancel(gallery_page):
     assert gallery_page.kind() == ("text", "error")
     assert "cancelled" in gallery_page.result.inner_text()
     assert page.locator('form[data-tool-form="slow"] button[type=submit]').is_enabled()
+
+
+def test_a_task_shows_its_status_then_its_result(gallery_page, screenshots):
+    """sales_report runs as a task (the page declares the tasks extension): the page polls it."""
+    page = gallery_page.page
+    gallery_page.call("sales_report", {"seconds": "2"}, wait=False)
+    task = page.locator("[data-task]")
+    page.locator('[data-task][data-status="working"]').wait_for(timeout=10000)
+    assert gallery_page.result.get_attribute("data-status") is None, "the status shows before the result"
+    assert task.locator(".host-task-status").inner_text().strip().lower() == "task working"
+    page.locator('[data-task] .host-task-message:text-matches("Adding up")').wait_for(timeout=10000)
+    page.screenshot(path=str(screenshots / "host-page-task.png"))
+    page.locator("[data-result][data-status]").wait_for(timeout=20000)
+    assert task.get_attribute("data-status") == "completed"
+    assert gallery_page.kind() == ("table", "success")
+    assert gallery_page.texts("tbody tr td:first-child") == ["north", "south", "east", "west"]
+    raw = page.locator("[data-raw]")
+    raw.locator("summary").click()
+    messages = [json.loads(text) for text in raw.locator("pre").all_text_contents()]
+    created = messages[1]["result"]
+    assert created["resultType"] == "task" and isinstance(created["taskId"], str), created
+
+
+def test_a_cancelled_task_says_so(gallery_page):
+    page = gallery_page.page
+    gallery_page.call("sales_report", {"seconds": "120"}, wait=False)
+    page.locator('[data-task][data-status="working"]').wait_for(timeout=10000)
+    cancel = page.locator('form[data-tool-form="sales_report"] .host-cancel')
+    cancel.click()
+    page.locator("[data-result][data-status]").wait_for(timeout=15000)
+    assert page.locator("[data-task]").get_attribute("data-status") == "cancelled"
+    assert gallery_page.kind() == ("text", "error")
+    assert gallery_page.result.inner_text().strip() == "The task was cancelled."
+    assert page.locator('form[data-tool-form="sales_report"] button[type=submit]').is_enabled()
 
 
 def test_bad_numbers_are_refused_before_the_call(gallery_page):

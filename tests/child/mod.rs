@@ -1,7 +1,7 @@
 //! Running an outside program to its end, as the interop, browser and host
 //! tests do: both of its outputs read while it runs (so a full pipe never
 //! stalls it), and killed when it runs past its time; and where those
-//! programs are (the repository, its `.venv`, the gallery example).
+//! programs are (the repository, its `.venv`, the examples).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -71,16 +71,21 @@ pub(crate) fn venv_imports(modules: &str) -> bool {
             .is_ok_and(|status| status.success())
 }
 
-/// The gallery example built next to the running test binary
-/// (`target/<profile>/deps/<test>-<hash>` -> `target/<profile>/examples/gallery`).
+/// The gallery example built next to the running test binary.
 pub(crate) fn gallery() -> PathBuf {
+    example("gallery")
+}
+
+/// Example `name` built next to the running test binary
+/// (`target/<profile>/deps/<test>-<hash>` -> `target/<profile>/examples/<name>`).
+pub(crate) fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>");
-    let binary = profile_dir.join("examples").join(format!("gallery{}", std::env::consts::EXE_SUFFIX));
+    let binary = profile_dir.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         binary.is_file(),
-        "the gallery example is not built at {}: `cargo test` builds it, `cargo test --test NAME` alone does not; \
-         run `cargo build --example gallery` first",
+        "the {name} example is not built at {}: `cargo test` builds it, `cargo test --test NAME` alone does not; \
+         run `cargo build --example {name}` first",
         binary.display()
     );
     binary

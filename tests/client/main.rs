@@ -11,3 +11,4 @@ mod mount;
 mod oauth;
 mod own;
 mod reference;
+mod tasks;

@@ -16,6 +16,9 @@ tests/cluster/nginx.conf. The checks:
   restarted instance serves it from Redis and resumes a stream begun on the other, and a stream of
   the dead instance resumed elsewhere ends (its heartbeat stopped) instead of hanging;
 * 2026-07-28: a requestState sealed by one instance is accepted by the other; a tampered one refused;
+* tasks (the tasks extension): a sales_report task made on one instance is seen at once on the other
+  and through the proxy, and cancelled through the other; the task of an instance killed with SIGKILL
+  ends failed (naming why) within seconds, as the restarted instance also reads from Redis;
 * Redis down: a clear 503 per legacy request naming the store, 2026-07-28 requests still served, no
   crash; Redis back: the same session is served again.
 
@@ -444,6 +447,59 @@ def request_state(cluster: Cluster) -> None:
     check("2026-07-28: a tampered requestState is refused", "requestState" in error.get("message", ""), tampered.body[:300])
 
 
+TASKS = "io.modelcontextprotocol/tasks"
+
+
+def task_post(port: int, id_: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A 2026-07-28 request of a client declaring the tasks extension; its result (or error)."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}},
+        "io.modelcontextprotocol/clientInfo": {"name": "cluster", "version": "1"},
+    }
+    name = params.get("name") if method == "tools/call" else params.get("taskId")
+    headers = {"mcp-protocol-version": MODERN, "mcp-method": method, "mcp-name": name}
+    reply = post(port, rpc(id_, method, {**params, "_meta": meta}), headers=headers, accept="application/json")
+    assert reply.status == 200, (method, reply.status, reply.body[:300])
+    return reply.json()
+
+
+def task_until(port: int, task_id: str, done: Any, within: float) -> tuple[dict[str, Any], float]:
+    started = time.monotonic()
+    while True:
+        task = task_post(port, 50, "tasks/get", {"taskId": task_id}).get("result", {})
+        waited = time.monotonic() - started
+        if done(task) or waited > within:
+            return task, waited
+        time.sleep(0.2)
+
+
+def tasks_across_instances(cluster: Cluster) -> None:
+    first, second = cluster.ports
+    created = task_post(first, 1, "tools/call", {"name": "sales_report", "arguments": {"seconds": 120}}).get("result", {})
+    task_id = created.get("taskId", "")
+    check("tasks: the first instance answers sales_report with a task", created.get("resultType") == "task" and task_id, created)
+    seen = [task_post(port, 2, "tasks/get", {"taskId": task_id}).get("result", {}).get("status") for port in (second, cluster.proxy_port)]
+    check("tasks: the other instance and the proxy see it working at once", seen == ["working", "working"], seen)
+    ack = task_post(second, 3, "tasks/cancel", {"taskId": task_id}).get("result", {})
+    check("tasks: the other instance acknowledges tasks/cancel", ack.get("resultType") == "complete", ack)
+    task, waited = task_until(second, task_id, lambda task: task.get("status") != "working", 10)
+    check("tasks: cancelled through the other instance, the task ends cancelled", task.get("status") == "cancelled", (task, round(waited, 1)))
+    doomed = task_post(first, 4, "tools/call", {"name": "sales_report", "arguments": {"seconds": 600}}).get("result", {})
+    doomed_id = doomed.get("taskId", "")
+    time.sleep(1.5)
+    cluster.instances[0].send_signal(signal.SIGKILL)
+    cluster.instances[0].wait()
+    task, waited = task_until(second, doomed_id, lambda task: task.get("status") != "working", 20)
+    message = task.get("error", {}).get("message", "")
+    check("tasks: the task of a killed instance ends failed within 10 s, saying why",
+          task.get("status") == "failed" and "stopped" in message and waited < 10, (task, round(waited, 1)))
+    cluster.start_instance(0)
+    time.sleep(2.5)
+    again = task_post(first, 5, "tasks/get", {"taskId": doomed_id}).get("result", {})
+    check("tasks: the restarted instance reads the failed task from Redis", again.get("status") == "failed", again)
+
+
 def redis_down(cluster: Cluster) -> None:
     first, second = cluster.ports
     session = initialize(first)
@@ -491,6 +547,7 @@ def main() -> int:
             ("python client after restart", lambda: anyio.run(python_client, cluster, "after the restart", "west")),
             ("resumed on the restarted instance", lambda: resumed_stream(cluster, 1, "resume on the restarted instance")),
             ("requestState", lambda: request_state(cluster)),
+            ("tasks across instances", lambda: tasks_across_instances(cluster)),
             ("redis down", lambda: redis_down(cluster)),
         ]:
             try:

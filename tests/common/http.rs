@@ -551,6 +551,7 @@ pub fn modern_post(addr: SocketAddr, message: &Value) -> Call {
     let name = match method {
         "tools/call" | "prompts/get" => message["params"]["name"].as_str(),
         "resources/read" => message["params"]["uri"].as_str(),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => message["params"]["taskId"].as_str(),
         _ => None,
     };
     if let Some(name) = name {

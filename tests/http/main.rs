@@ -10,3 +10,4 @@ mod legacy;
 mod modern;
 mod security;
 mod shared;
+mod tasks;

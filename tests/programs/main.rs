@@ -10,4 +10,5 @@ mod common;
 mod browser;
 mod examples;
 mod hosts;
+mod inspector;
 mod interop;

@@ -33,6 +33,7 @@ pub struct ClientBuilder {
     headers: Vec<(String, String)>,
     log_level: Option<String>,
     oauth: Option<OAuth>,
+    tasks: bool,
 }
 
 impl Default for ClientBuilder {
@@ -54,6 +55,7 @@ impl ClientBuilder {
             headers: Vec::new(),
             log_level: None,
             oauth: None,
+            tasks: false,
         }
     }
 
@@ -85,6 +87,19 @@ impl ClientBuilder {
     /// How long a request waits for its answer.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// Declares the tasks extension (`io.modelcontextprotocol/tasks`): a tool
+    /// the server runs as a task is polled to its end (`tasks/get`, at the
+    /// interval the server asks), its questions answered by the handlers
+    /// (`tasks/update`), and [`call`](super::Client::call) returns its result
+    /// as if it had come at once. A task that fails is a
+    /// [`ClientError::Rpc`](super::ClientError::Rpc) with its error; dropping
+    /// the call, or its timeout passing, cancels the task (`tasks/cancel`).
+    /// Without it, a tool that runs only as a task is refused (`-32021`).
+    pub fn tasks(mut self) -> Self {
+        self.tasks = true;
         self
     }
 
@@ -161,6 +176,7 @@ impl ClientBuilder {
             timeout: self.timeout,
             input_rounds: self.input_rounds,
             log_level: self.log_level.clone(),
+            tasks: self.tasks,
         };
         let session = Session::start(wire, inbound, self.handlers, settings);
         let negotiated = match handshake(&session, self.protocol).await {

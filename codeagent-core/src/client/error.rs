@@ -117,6 +117,15 @@ pub enum ClientError {
         /// What the handler said.
         reason: String,
     },
+    /// The server cancelled the task a request became (the tasks extension)
+    /// before it ended.
+    #[error("{method}: the server cancelled task {task} before it ended")]
+    TaskCancelled {
+        /// The request's method.
+        method: String,
+        /// The task's id.
+        task: String,
+    },
     /// The request itself is not valid (arguments that are not an object, an
     /// unknown name).
     #[error("invalid request: {0}")]

@@ -112,7 +112,7 @@ async fn discover(session: &Arc<Session>, timeout: Option<Duration>) -> Result<N
 }
 
 async fn initialize(session: &Arc<Session>, version: ProtocolVersion, exact: bool) -> Result<Negotiated, ClientError> {
-    let mut capabilities = session.handlers.capabilities();
+    let mut capabilities = session.capabilities();
     if let Some(elicitation) = capabilities.get_mut("elicitation").filter(|_| version < ProtocolVersion::V2025_11_25) {
         *elicitation = json!({});
     }

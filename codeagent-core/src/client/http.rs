@@ -168,12 +168,8 @@ impl Drop for Http {
 /// The method of a message and the name its `Mcp-Name` header carries.
 fn method_and_name(message: &Value) -> (Option<&str>, Option<&str>) {
     let method = message["method"].as_str();
-    let name = match method {
-        Some("tools/call" | "prompts/get") => message["params"]["name"].as_str(),
-        Some("resources/read") => message["params"]["uri"].as_str(),
-        _ => None,
-    };
-    (method, name)
+    let param = method.and_then(crate::mcp::Method::from_name).and_then(crate::mcp::Method::name_param);
+    (method, param.and_then(|param| message["params"][param].as_str()))
 }
 
 /// Whether `message` answers request `id`.

@@ -40,6 +40,7 @@ mod listen;
 mod mount;
 mod oauth;
 mod session;
+mod task;
 mod wire;
 
 use std::sync::{Arc, Mutex, PoisonError};

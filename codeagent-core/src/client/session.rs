@@ -22,7 +22,7 @@ use super::wire::{Inbound, Outgoing, Wire};
 use crate::mcp::ProtocolVersion;
 use crate::mcp::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY,
-    SUBSCRIPTION_ID_KEY,
+    SUBSCRIPTION_ID_KEY, TASKS_EXTENSION,
 };
 
 /// JSON-RPC: the method does not exist.
@@ -53,6 +53,8 @@ pub(crate) struct Settings {
     pub(crate) timeout: Duration,
     pub(crate) input_rounds: usize,
     pub(crate) log_level: Option<String>,
+    /// Whether the client declares the tasks extension (and follows tasks).
+    pub(crate) tasks: bool,
 }
 
 /// How one request is sent.
@@ -137,6 +139,16 @@ impl Session {
         lock(&self.closed).clone()
     }
 
+    /// The capabilities the client declares: its handlers', and the tasks
+    /// extension when it follows tasks.
+    pub(crate) fn capabilities(&self) -> Value {
+        let mut capabilities = self.handlers.capabilities();
+        if self.settings.tasks {
+            capabilities["extensions"] = json!({ TASKS_EXTENSION: {} });
+        }
+        capabilities
+    }
+
     /// The `_meta` every 2026-07-28 request carries.
     fn envelope(&self, params: &mut Map<String, Value>, version: ProtocolVersion) {
         let meta = params.entry("_meta").or_insert_with(|| json!({}));
@@ -145,7 +157,7 @@ impl Session {
         }
         let Some(meta) = meta.as_object_mut() else { return };
         meta.insert(PROTOCOL_VERSION_KEY.into(), Value::from(version.as_str()));
-        meta.insert(CLIENT_CAPABILITIES_KEY.into(), self.handlers.capabilities());
+        meta.insert(CLIENT_CAPABILITIES_KEY.into(), self.capabilities());
         meta.insert(CLIENT_INFO_KEY.into(), self.settings.client_info.clone());
         if let Some(level) = &self.settings.log_level {
             meta.insert(LOG_LEVEL_KEY.into(), Value::from(level.as_str()));
@@ -173,6 +185,9 @@ impl Session {
         let mut rounds = 0;
         loop {
             let result = self.exchange(method, params.clone(), &options).await?;
+            if result.get("resultType").and_then(Value::as_str) == Some("task") {
+                return self.follow_task(method, result, &options).await;
+            }
             let version = options.version.or(self.version());
             if !version.is_some_and(ProtocolVersion::is_modern) {
                 return Ok(result);
@@ -195,17 +210,7 @@ impl Session {
                 None => Map::new(),
                 Some(_) => return Err(ClientError::Malformed(format!("{method}: `inputRequests` is not an object"))),
             };
-            let mut answers = Map::new();
-            for (key, question) in questions {
-                let asked = question.get("method").and_then(Value::as_str).unwrap_or_default().to_owned();
-                let asked_params = question.get("params").and_then(Value::as_object).cloned().unwrap_or_default();
-                let answer = match self.handlers.answer(&asked, asked_params).await {
-                    None => return Err(ClientError::Unanswerable { method: asked }),
-                    Some(Err(reason)) => return Err(ClientError::Refused { method: asked, reason }),
-                    Some(Ok(answer)) => answer,
-                };
-                answers.insert(key, answer);
-            }
+            let answers = self.answer_all(questions).await?;
             params.insert("inputResponses".into(), Value::Object(answers));
             match result.get("requestState") {
                 Some(state) => params.insert("requestState".into(), state.clone()),
@@ -214,9 +219,26 @@ impl Session {
         }
     }
 
+    /// The handlers' answers to the server's `questions` (by key: each a
+    /// `{method, params}`); a question without a handler, or refused, is an error.
+    pub(crate) async fn answer_all(&self, questions: Map<String, Value>) -> Result<Map<String, Value>, ClientError> {
+        let mut answers = Map::new();
+        for (key, question) in questions {
+            let asked = question.get("method").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let asked_params = question.get("params").and_then(Value::as_object).cloned().unwrap_or_default();
+            let answer = match self.handlers.answer(&asked, asked_params).await {
+                None => return Err(ClientError::Unanswerable { method: asked }),
+                Some(Err(reason)) => return Err(ClientError::Refused { method: asked, reason }),
+                Some(Ok(answer)) => answer,
+            };
+            answers.insert(key, answer);
+        }
+        Ok(answers)
+    }
+
     /// One request and its answer, cancelled on the server if the caller
     /// stops waiting.
-    async fn exchange(
+    pub(crate) async fn exchange(
         self: &Arc<Self>,
         method: &str,
         mut params: Map<String, Value>,

@@ -55,6 +55,9 @@ pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 /// The notification `_meta` key of a subscription's id (2026-07-28).
 pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
 
+/// The tasks extension's identifier (SEP-2663), in `capabilities.extensions`.
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
 #[cfg(test)]
 mod tests {
     /// The MCP Apps view's renderer, JavaScript, spells the artifact key out:

@@ -53,6 +53,12 @@ pub enum Method {
     SkillsGet,
     /// `resources/directory/read`: a directory resource's children (SEP-2640).
     ResourcesDirectoryRead,
+    /// `tasks/get`: a task's status, and its result once it ended (the tasks extension).
+    TasksGet,
+    /// `tasks/update`: answers to a task's questions (the tasks extension).
+    TasksUpdate,
+    /// `tasks/cancel`: stop a task (the tasks extension).
+    TasksCancel,
 }
 
 impl Method {
@@ -76,6 +82,9 @@ impl Method {
         Method::SkillsList,
         Method::SkillsGet,
         Method::ResourcesDirectoryRead,
+        Method::TasksGet,
+        Method::TasksUpdate,
+        Method::TasksCancel,
     ];
 
     /// The method's wire name.
@@ -99,6 +108,9 @@ impl Method {
             Method::SkillsList => "skills/list",
             Method::SkillsGet => "skills/get",
             Method::ResourcesDirectoryRead => "resources/directory/read",
+            Method::TasksGet => "tasks/get",
+            Method::TasksUpdate => "tasks/update",
+            Method::TasksCancel => "tasks/cancel",
         }
     }
 
@@ -126,7 +138,10 @@ impl Method {
             | Method::Complete
             | Method::SkillsList
             | Method::SkillsGet
-            | Method::ResourcesDirectoryRead => true,
+            | Method::ResourcesDirectoryRead
+            | Method::TasksGet
+            | Method::TasksUpdate
+            | Method::TasksCancel => true,
         }
     }
 
@@ -142,6 +157,7 @@ impl Method {
         match self {
             Method::ToolsCall | Method::PromptsGet => Some("name"),
             Method::ResourcesRead => Some("uri"),
+            Method::TasksGet | Method::TasksUpdate | Method::TasksCancel => Some("taskId"),
             _ => None,
         }
     }
@@ -176,6 +192,8 @@ pub enum Notification {
     /// `notifications/subscriptions/acknowledged`: a `subscriptions/listen`
     /// stream is open (2026-07-28).
     SubscriptionsAcknowledged,
+    /// `notifications/tasks`: a task's status changed (the tasks extension).
+    Tasks,
 }
 
 impl Notification {
@@ -190,6 +208,7 @@ impl Notification {
         Notification::ResourcesUpdated,
         Notification::PromptsListChanged,
         Notification::SubscriptionsAcknowledged,
+        Notification::Tasks,
     ];
 
     /// The notification's wire name.
@@ -204,6 +223,7 @@ impl Notification {
             Notification::ResourcesUpdated => "notifications/resources/updated",
             Notification::PromptsListChanged => "notifications/prompts/list_changed",
             Notification::SubscriptionsAcknowledged => "notifications/subscriptions/acknowledged",
+            Notification::Tasks => "notifications/tasks",
         }
     }
 

@@ -57,6 +57,9 @@ pub struct ToolResult {
     /// MCP can send that content once.
     #[serde(skip)]
     text_from_structured: bool,
+    /// What the tool panicked with, when the result stands for a panic.
+    #[serde(skip)]
+    panicked: Option<String>,
 }
 
 impl ToolResult {
@@ -69,7 +72,20 @@ impl ToolResult {
             metadata: Map::new(),
             display_trusted: false,
             text_from_structured: false,
+            panicked: None,
         }
+    }
+
+    /// Marks the result as standing for a tool that panicked with `message`.
+    pub(crate) fn with_panic(mut self, message: String) -> Self {
+        self.panicked = Some(message);
+        self
+    }
+
+    /// What the tool panicked with, when the result stands for a panic (a
+    /// task ends `failed` then, rather than `completed`).
+    pub(crate) fn panic_message(&self) -> Option<&str> {
+        self.panicked.as_deref()
     }
 
     /// Sets the artifact at `extra.codeagent.artifact`. An artifact whose status
@@ -293,7 +309,15 @@ impl ToolResult {
 
     fn from_parts(value: String, is_error: bool, extra: Map<String, Value>, metadata: Map<String, Value>) -> Self {
         let extra = Extra::from_map(extra);
-        ToolResult { value, is_error, extra, metadata, display_trusted: false, text_from_structured: false }
+        ToolResult {
+            value,
+            is_error,
+            extra,
+            metadata,
+            display_trusted: false,
+            text_from_structured: false,
+            panicked: None,
+        }
     }
 
     /// A successful result whose artifact is the text artifact of `value`

@@ -33,7 +33,7 @@ pub(crate) struct ModernAsker {
 
 /// The key of the question asked `index`-th (from 1), of `method`: stable
 /// from round to round as long as the tool asks in the same order.
-fn key(method: AskMethod, index: usize) -> String {
+pub(crate) fn question_key(method: AskMethod, index: usize) -> String {
     let kind = match method {
         AskMethod::Elicit | AskMethod::ElicitUrl => "elicitation",
         AskMethod::Sample => "sampling",
@@ -85,7 +85,7 @@ impl ModernAsker {
 impl Asker for ModernAsker {
     fn ask(&self, ask: Ask) -> AskFuture {
         let index = self.asked.fetch_add(1, Ordering::SeqCst) + 1;
-        let key = ask.key.unwrap_or_else(|| key(ask.method, index));
+        let key = ask.key.unwrap_or_else(|| question_key(ask.method, index));
         // An answer of the wrong shape is no answer: the question is asked again.
         if let Some(answer) = self.answers.get(&key).filter(|answer| ask.method.is_answer(answer)) {
             return Box::pin(std::future::ready(Ok(answer.clone())));

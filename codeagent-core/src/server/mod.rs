@@ -27,8 +27,8 @@ mod peer;
 mod skills;
 mod state;
 mod stdio;
-#[cfg(feature = "http")]
 pub mod store;
+pub(crate) mod tasks;
 pub mod trace;
 
 use std::future::Future;
@@ -44,6 +44,7 @@ pub use crate::mcp::meta::{
 pub use budget::{DEFAULT_RESULT_STORE_BYTES, DEFAULT_RESULT_TTL, RESULT_MIME_TYPE, RESULT_URI_PREFIX};
 pub use info::ServerInfo;
 pub use state::{DEFAULT_STATE_TTL, MIN_KEY_BYTES, STATE_KEY_VAR, StateKeyError, StateKeys};
+pub use tasks::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TASKS_EXTENSION};
 
 use crate::mcp::Icon;
 use crate::toolbox::{ResultBudget, Toolbox};
@@ -77,6 +78,9 @@ pub struct Server {
     /// the command line calls with those of [`STATE_KEY_VAR`]) rather than
     /// drawn for this process.
     state_keys_given: bool,
+    /// Whether the tasks' store was given ([`Server::with_task_store`]):
+    /// else tasks use the HTTP endpoint's shared store, when it has one.
+    task_store_given: bool,
 }
 
 impl Server {
@@ -116,10 +120,12 @@ impl Server {
                 middleware: Arc::new([]),
                 #[cfg(feature = "skills")]
                 skills: None,
+                tasks: Arc::new(tasks::Tasks::in_memory()),
             },
             message_limit: DEFAULT_MESSAGE_LIMIT,
             state_key_problem,
             state_keys_given: false,
+            task_store_given: false,
         }
     }
 
@@ -247,6 +253,39 @@ impl Server {
     pub fn with_result_store_limit(mut self, bytes: usize) -> Self {
         let ttl = self.engine.results.ttl();
         self.engine.results = Arc::new(ResultStore::new(ttl, bytes));
+        self
+    }
+
+    /// Keeps the records of tasks (tools marked `#[tool(task)]`, called by
+    /// clients of the tasks extension) in `store` instead of this process's
+    /// memory: every instance sharing it answers `tasks/get`, `tasks/update`
+    /// and `tasks/cancel` for any task, and a task whose instance dies ends
+    /// `failed` within seconds. Over HTTP with a shared store
+    /// ([`HttpOptions::with_store`](http::HttpOptions::with_store)) tasks use
+    /// that store unless this says otherwise.
+    #[must_use]
+    pub fn with_task_store(mut self, store: Arc<dyn store::Store>) -> Self {
+        self.engine.tasks = Arc::new(self.engine.tasks.with_store(store));
+        self.task_store_given = true;
+        self
+    }
+
+    /// How long a task is kept from its creation, its result included
+    /// ([`DEFAULT_TASK_TTL`], an hour, unless set); `tasks/get` of an older
+    /// task is refused as unknown.
+    #[must_use]
+    pub fn with_task_ttl(mut self, ttl: Duration) -> Self {
+        let tasks = &self.engine.tasks;
+        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), ttl, tasks.poll_interval));
+        self
+    }
+
+    /// How often clients are asked to poll a task (`pollIntervalMs`,
+    /// [`DEFAULT_TASK_POLL_INTERVAL`] unless set).
+    #[must_use]
+    pub fn with_task_poll_interval(mut self, interval: Duration) -> Self {
+        let tasks = &self.engine.tasks;
+        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), tasks.ttl, interval));
         self
     }
 
@@ -383,7 +422,11 @@ impl Server {
         }
         let mut engine = server.engine();
         if let Some(store) = &options.store {
-            Arc::make_mut(&mut engine).shared_results = Some(Arc::clone(store));
+            let engine = Arc::make_mut(&mut engine);
+            engine.shared_results = Some(Arc::clone(store));
+            if !self.task_store_given {
+                engine.tasks = Arc::new(engine.tasks.with_store(Arc::clone(store)));
+            }
         }
         http::router(engine, options)
             .map_err(|error| std::io::Error::other(format!("the endpoint cannot share its store: {error}")))

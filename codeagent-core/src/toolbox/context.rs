@@ -9,6 +9,7 @@ pub use tokio_util::sync::CancellationToken;
 
 use super::ask::Asker;
 use super::caller::Caller;
+use super::task::TaskLink;
 use crate::mcp::meta::PROGRESS_TOKEN_KEY;
 use crate::mcp::{Notification, ProtocolVersion};
 
@@ -88,6 +89,7 @@ struct ContextState {
     protocol_version: Option<ProtocolVersion>,
     asker: Option<Arc<dyn Asker>>,
     caller: Option<Caller>,
+    task: Option<Arc<TaskLink>>,
 }
 
 /// Everything a server knows about a request, to build its [`Context`].
@@ -109,6 +111,8 @@ pub(crate) struct RequestInfo {
     pub(crate) asker: Option<Arc<dyn Asker>>,
     /// Who sent the request, when an authorisation layer or a middleware said.
     pub(crate) caller: Option<Caller>,
+    /// The task the call is (or may become), for a tool that runs as one.
+    pub(crate) task: Option<Arc<TaskLink>>,
 }
 
 impl Context {
@@ -134,6 +138,7 @@ impl Context {
                 protocol_version: info.protocol_version,
                 asker: info.asker,
                 caller: info.caller,
+                task: info.task,
             }),
         }
     }
@@ -174,7 +179,12 @@ impl Context {
     /// when the client sent no token, and drops a value that does not increase
     /// on the last one sent, so the client never sees progress go backwards.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        let (Some(token), Some(notifier)) = (&self.inner.progress_token, &self.inner.notifier) else {
+        // A task takes progress (as its status message) whether or not the
+        // client sent a token.
+        let task_token = self.task_id().map(Value::from);
+        let (Some(token), Some(notifier)) =
+            (self.inner.progress_token.as_ref().or(task_token.as_ref()), &self.inner.notifier)
+        else {
             return;
         };
         if !progress.is_finite() {
@@ -199,6 +209,34 @@ impl Context {
             params.insert("message".into(), Value::from(message));
         }
         notifier.notify(Notification::Progress, Value::Object(params));
+    }
+
+    /// The id of the task this call runs as, when the client polls it as a
+    /// task (the tasks extension); `None` for an ordinary call.
+    pub fn task_id(&self) -> Option<&str> {
+        self.inner.task.as_deref().and_then(TaskLink::id)
+    }
+
+    /// For a tool marked `#[tool(task(detach))]`: answers the request with
+    /// a task from here on. The questions the tool asked before were asked
+    /// with the request (as rounds of `input_required`, or requests to a
+    /// legacy client); those after are the task's, and so is its progress.
+    /// Returns once the task exists; for an ordinary call (a client that
+    /// cannot poll a task) and for other tools, at once.
+    ///
+    /// ```
+    /// # async fn example() {
+    /// use codeagent_core::toolbox::Context;
+    ///
+    /// let ctx = Context::detached();
+    /// ctx.detach().await; // not a task: returns at once
+    /// assert_eq!(ctx.task_id(), None);
+    /// # }
+    /// ```
+    pub async fn detach(&self) {
+        if let Some(task) = &self.inner.task {
+            task.detach().await;
+        }
     }
 
     /// Whether the client cancelled the request.

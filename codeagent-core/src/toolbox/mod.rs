@@ -28,6 +28,7 @@ mod scopes;
 pub(crate) mod set;
 mod shelf;
 pub(crate) mod started;
+pub(crate) mod task;
 pub(crate) mod tool;
 pub(crate) mod tools;
 pub(crate) mod unknown;

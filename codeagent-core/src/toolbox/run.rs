@@ -66,7 +66,7 @@ impl<T> CatchPanic<T> {
 impl CatchPanic<ToolResult> {
     /// A tool future whose panic becomes an error result.
     pub(crate) fn tool(future: ToolFuture) -> Self {
-        CatchPanic::new(future, |message| call_error(panic_text(&message)))
+        CatchPanic::new(future, |message| call_error(panic_text(&message)).with_panic(message))
     }
 }
 
@@ -94,7 +94,8 @@ pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
 
 /// The error result for a tool that panicked with `payload`.
 pub(crate) fn panicked(payload: &(dyn Any + Send)) -> ToolResult {
-    call_error(panic_text(&panic_message(payload)))
+    let message = panic_message(payload);
+    call_error(panic_text(&message)).with_panic(message)
 }
 
 /// What the model reads of a tool that panicked with `message`.

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use super::ask::form_schema;
 use super::constraints::{Checker, Refusal};
 use super::schema::{HeaderParam, header_params, input_schema_for, remove_ordered};
+use super::task::TaskSupport;
 use super::{ResultBudget, ToolCall};
 use crate::mcp::{Icon, ToolAnnotations, ToolDefinition};
 use crate::output::IntoToolResult;
@@ -47,6 +48,8 @@ pub struct ToolSpec {
     scopes: Vec<String>,
     form_problems: Vec<String>,
     result_budget: Option<ResultBudget>,
+    task: Option<TaskSupport>,
+    task_at_detach: bool,
 }
 
 impl ToolSpec {
@@ -70,6 +73,8 @@ impl ToolSpec {
             scopes: Vec::new(),
             form_problems: Vec::new(),
             result_budget: None,
+            task: None,
+            task_at_detach: false,
         }
     }
 
@@ -89,6 +94,8 @@ impl ToolSpec {
             scopes: Vec::new(),
             form_problems: Vec::new(),
             result_budget: None,
+            task: None,
+            task_at_detach: false,
         }
     }
 
@@ -190,6 +197,39 @@ impl ToolSpec {
     pub fn with_result_budget(mut self, budget: ResultBudget) -> Self {
         self.result_budget = Some(budget);
         self
+    }
+
+    /// Runs the tool's calls as tasks for clients that declare the tasks
+    /// extension (`io.modelcontextprotocol/tasks`): such a client gets a task
+    /// at once and polls it; [`TaskSupport::Required`] refuses other clients
+    /// with `-32021`, [`TaskSupport::Optional`] answers them when the tool ends.
+    #[must_use]
+    pub fn with_task(mut self, support: TaskSupport) -> Self {
+        self.task = Some(support);
+        self
+    }
+
+    /// Makes the task only when the tool calls
+    /// [`Context::detach`](crate::toolbox::Context::detach): until then the call
+    /// is an ordinary request, whose questions are asked with it (a task tool
+    /// that gathers input first, then works long). Optional task support
+    /// unless [`with_task`](ToolSpec::with_task) said otherwise.
+    #[must_use]
+    pub fn with_task_at_detach(mut self) -> Self {
+        self.task.get_or_insert(TaskSupport::Optional);
+        self.task_at_detach = true;
+        self
+    }
+
+    /// Whether the tool's calls become tasks ([`with_task`](ToolSpec::with_task)).
+    pub fn task_support(&self) -> Option<TaskSupport> {
+        self.task
+    }
+
+    /// Whether the task is made at the tool's `detach` rather than at once
+    /// ([`with_task_at_detach`](ToolSpec::with_task_at_detach)).
+    pub fn task_at_detach(&self) -> bool {
+        self.task_at_detach
     }
 
     /// The tool's own result budget, if it has one (else the server's applies).

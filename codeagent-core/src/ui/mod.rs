@@ -98,6 +98,7 @@ const HOST_PAGE: &str = concat!(
     "<main class=\"host-main\"><section class=\"host-panel\" id=\"host-panel\"></section>",
     "<section class=\"host-run\" aria-label=\"Result\">",
     "<div class=\"host-progress\" data-progress hidden><progress></progress> <span class=\"host-progress-text\"></span></div>",
+    "<div class=\"host-task\" data-task hidden><span class=\"host-task-status\"></span> <span class=\"host-task-message\"></span></div>",
     "<ol class=\"host-log\" data-log aria-label=\"Log\"></ol>",
     "<div class=\"host-result\" data-result aria-live=\"polite\"></div>",
     "<details class=\"host-raw\" data-raw><summary>Raw MCP JSON</summary><div class=\"host-raw-messages\"></div></details>",
@@ -153,7 +154,9 @@ mod tests {
     #[test]
     fn host_page_holds_the_hooks() {
         let page = host_page();
-        for hook in ["data-tools", "data-result", "data-progress", "data-log", "data-raw", "data-connection"] {
+        for hook in
+            ["data-tools", "data-result", "data-progress", "data-task", "data-log", "data-raw", "data-connection"]
+        {
             assert!(page.contains(&format!(" {hook}")), "the host page lacks `{hook}`");
         }
         for hook in ["\"data-tool\"", "\"data-tool-form\"", "\"data-kind\"", "\"data-status\""] {

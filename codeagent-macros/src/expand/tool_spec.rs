@@ -50,6 +50,11 @@ pub(crate) fn spec_fn_tokens(
             quote!(.with_result_budget(#p::ResultBudget::new() #value #wire))
         }
     });
+    let task = attrs.task.as_ref().map(|choice| {
+        let support = if choice.required { quote!(Required) } else { quote!(Optional) };
+        let detach = choice.detach.then(|| quote!(.with_task_at_detach()));
+        quote!(.with_task(#p::TaskSupport::#support) #detach)
+    });
     let ui = attrs.ui.as_ref().map(|choice| match choice {
         UiChoice::Off => quote!(.without_ui()),
         UiChoice::Builtin => quote!(.with_builtin_ui()),
@@ -72,6 +77,7 @@ pub(crate) fn spec_fn_tokens(
                     #(#scopes)*
                     #ui
                     #budget
+                    #task
                     #allow
             })
         }

@@ -13,7 +13,7 @@ use super::keys::{
 use crate::errors::Errors;
 
 /// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
-pub(crate) const TOOL_KEYS: [&str; 16] = [
+pub(crate) const TOOL_KEYS: [&str; 17] = [
     "name",
     "title",
     "description",
@@ -30,6 +30,7 @@ pub(crate) const TOOL_KEYS: [&str; 16] = [
     "requires",
     "result_budget",
     "scopes",
+    "task",
 ];
 
 /// The client capabilities a tool may require.
@@ -70,6 +71,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) result_budget: Option<BudgetChoice>,
     /// `scopes = [...]`: the OAuth scopes a call needs.
     pub(crate) scopes: Vec<String>,
+    /// `task`, `task(optional | required, detach)`: the calls become tasks.
+    pub(crate) task: Option<TaskChoice>,
     seen: Vec<String>,
 }
 
@@ -79,6 +82,14 @@ pub(crate) enum BudgetChoice {
     Unlimited,
     /// `result_budget(value = N, wire = N)`: either may be left out (its default stays).
     Bytes { value: Option<u64>, wire: Option<u64> },
+}
+
+/// What `task(...)` says.
+pub(crate) struct TaskChoice {
+    /// `required`: only clients that can poll a task may call the tool.
+    pub(crate) required: bool,
+    /// `detach`: the task is made at the tool's `ctx.detach()`.
+    pub(crate) detach: bool,
 }
 
 /// What `ui = ...` says of the tool's MCP Apps view.
@@ -119,6 +130,7 @@ impl ToolAttrs {
             "requires" => self.requires = capabilities(meta)?,
             "result_budget" => self.result_budget = Some(budget_choice(meta)?),
             "scopes" => self.scopes = scopes(meta)?,
+            "task" => self.task = Some(task_choice(meta)?),
             "meta" => {
                 let content;
                 syn::parenthesized!(content in meta.input);
@@ -151,6 +163,42 @@ fn capabilities(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
             other => Err(syn::Error::new(other.span(), &hint)),
         })
         .collect()
+}
+
+/// `task`, or `task(...)` with `optional` or `required`, and `detach`.
+fn task_choice(meta: &ParseNestedMeta<'_>) -> syn::Result<TaskChoice> {
+    const HINT: &str =
+        "`task` takes `optional` or `required`, and `detach`: `task`, `task(required)`, `task(required, detach)`";
+    if meta.input.peek(Token![=]) {
+        return Err(meta.error(HINT));
+    }
+    let mut choice = TaskChoice { required: false, detach: false };
+    if !meta.input.peek(syn::token::Paren) {
+        return Ok(choice);
+    }
+    let mut support: Option<String> = None;
+    meta.parse_nested_meta(|inner| {
+        let key = path_text(&inner.path);
+        match key.as_str() {
+            "optional" | "required" => {
+                if let Some(earlier) = &support {
+                    return Err(
+                        inner.error(format!("`task` is `{earlier}` already: give `optional` or `required` once"))
+                    );
+                }
+                choice.required = key == "required";
+                support = Some(key);
+            }
+            "detach" if !choice.detach => choice.detach = true,
+            "detach" => return Err(inner.error("`detach` is given twice")),
+            _ => return Err(inner.error(HINT)),
+        }
+        if !inner.input.is_empty() && !inner.input.peek(Token![,]) {
+            return Err(inner.error(HINT));
+        }
+        Ok(())
+    })?;
+    Ok(choice)
 }
 
 /// `result_budget(unlimited)` or `result_budget(value = 65536, wire = 4194304)`.

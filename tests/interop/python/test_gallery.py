@@ -74,6 +74,7 @@ TOOL_NAMES = [
     "region_report",
     "delete_region",
     "summarize_sales",
+    "sales_report",
 ]
 REGIONS = ["north", "south", "east", "west"]
 # name -> (title, description prefix, required, {property: JSON type}); a None type means "an enum of REGIONS"
@@ -112,11 +113,18 @@ LISTING: dict[str, tuple[str | None, str, list[str], dict[str, str | None]]] = {
         [],
         {"region": None},
     ),
+    "sales_report": (
+        "Sales report",
+        "Build the sales report, region by region, over `seconds` seconds.",
+        ["seconds"],
+        {"seconds": "integer"},
+    ),
 }
 ANNOTATIONS = {
     "add": {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False},
     "delete_region": {"destructiveHint": True, "idempotentHint": True, "openWorldHint": False},
     "summarize_sales": {"readOnlyHint": True},
+    "sales_report": {"readOnlyHint": True},
 }
 # Tables list no outputSchema: their rows travel in the artifact in _meta, not as structuredContent.
 WITH_OUTPUT_SCHEMA = {"region_stats"}

@@ -41,7 +41,7 @@ const LEGACY_VERSION = '2025-11-25'; // what both TS SDKs offer in initialize
 const REQUEST_TIMEOUT = 20_000;
 const SUITE_TIMEOUT = 120_000;
 
-const TOOL_NAMES = ['add', 'greet', 'sales_table', 'sales_history', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow', 'region_report', 'delete_region', 'summarize_sales'];
+const TOOL_NAMES = ['add', 'greet', 'sales_table', 'sales_history', 'revenue_chart', 'show_code', 'show_diff', 'divide', 'region_stats', 'count_with_progress', 'slow', 'region_report', 'delete_region', 'summarize_sales', 'sales_report'];
 const REGIONS = ['north', 'south', 'east', 'west'];
 // name -> [title, description prefix, required, {property: JSON type}]; a null type means "an enum of REGIONS"
 const LISTING = {
@@ -59,11 +59,13 @@ const LISTING = {
   region_report: ['Region report', "A link to the resource holding one region's statistics", ['region'], { region: null }],
   delete_region: ["Delete a region's records", "Delete one region's sales records, after asking you to confirm.", ['region'], { region: null }],
   summarize_sales: ['Summarise sales', "Summarise the sales table in one sentence, written by the client's model.", [], { region: null }],
+  sales_report: ['Sales report', 'Build the sales report, region by region, over `seconds` seconds.', ['seconds'], { seconds: 'integer' }],
 };
 const ANNOTATIONS = {
   add: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   delete_region: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
   summarize_sales: { readOnlyHint: true },
+  sales_report: { readOnlyHint: true },
 };
 // Tables list no outputSchema: their rows travel in the artifact in _meta, not as structuredContent.
 const WITH_OUTPUT_SCHEMA = new Set(['region_stats']);

@@ -2,13 +2,13 @@
 //! client cancels it, the transport loses the client, or the deadline passes.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
 use super::call_refusal::with_error_artifact;
 use super::input::{Round, Subject, stuck};
-use super::{Engine, Reply, Route, refused, request_context};
+use super::task_call::{Detachable, TaskMode};
+use super::{CANCEL_GRACE, Engine, Reply, Route, refused, request_context};
 use crate::raw_json::RawParts;
 use crate::server::budget::{self, Call};
 use crate::server::era::Era;
@@ -17,15 +17,14 @@ use crate::server::jsonrpc::{
 };
 use crate::server::outgoing::Outgoing;
 use crate::server::peer::{Peer, Slot};
-use crate::toolbox::{StartedCall, ToolSpec};
+use crate::toolbox::{Context, StartedCall, ToolSpec};
 
-/// How long a stopped tool may run on to notice its cancellation and clean up.
-const CANCEL_GRACE: Duration = Duration::from_secs(1);
-
-/// A tool call under way, and in 2026-07-28 its round of questions.
+/// A tool call under way, in 2026-07-28 its round of questions, and for a
+/// `task(detach)` tool what it needs to become a task.
 struct Started {
     call: StartedCall,
     round: Option<Round>,
+    detachable: Option<Detachable>,
 }
 
 /// How a tool call ended.
@@ -35,6 +34,16 @@ enum Outcome {
     InputRequired,
     Stopped,
     TimedOut,
+    /// A `task(detach)` tool detached: the call goes on as a task.
+    Detached,
+}
+
+/// Resolves when the tool of `link` asks to detach; never without one.
+async fn detach_requested(link: Option<&crate::toolbox::task::TaskLink>) {
+    match link {
+        Some(link) => link.requested().await,
+        None => std::future::pending().await,
+    }
 }
 
 impl Engine {
@@ -55,38 +64,52 @@ impl Engine {
                 return refused(peer, &id, &slot, &error);
             }
         };
-        if let Some(tool) = self.toolbox.tools().find(&name)
-            && let Some(error) = self.missing_capability(peer, era, &params, tool.spec())
-        {
-            // 2026-07-28 defines this error's `data` whole: no artifact there.
-            let error = if era.is_modern() { error } else { with_error_artifact(error) };
-            return refused(peer, &id, &slot, &error);
+        let mut mode = None;
+        if let Some(tool) = self.toolbox.tools().find(&name) {
+            let checked = match self.missing_capability(peer, era, &params, tool.spec()) {
+                Some(error) => Err(error),
+                None => self.task_mode(peer, era, &params, tool.spec()),
+            };
+            match checked {
+                Ok(found) => mode = found,
+                Err(error) => {
+                    // 2026-07-28 defines this error's `data` whole: no artifact there.
+                    let error = if era.is_modern() { error } else { with_error_artifact(error) };
+                    return refused(peer, &id, &slot, &error);
+                }
+            }
         }
         let arguments = params.remove("arguments");
+        if let Some(TaskMode::AtOnce) = mode {
+            return self.call_as_task(peer, id, era, &name, arguments, &params, slot, route);
+        }
         let subject =
             Subject { method: "tools/call", name: &name, arguments: arguments.as_ref().unwrap_or(&Value::Null) };
         let (asker, round) = match self.questions(peer, era, &subject, &params, &slot, route) {
             Ok(questions) => questions,
             Err(error) => return refused(peer, &id, &slot, &with_error_artifact(error)),
         };
-        let context = request_context(&id, era, &params, &slot, route, Some(asker));
-        let started = match self.toolbox.tools().start(&name, arguments, context) {
-            Ok(started) => started,
-            Err(error) => {
-                let error = with_error_artifact(RpcError::new(INVALID_PARAMS, error.to_string()));
-                return refused(peer, &id, &slot, &error);
+        let (context, detachable) = match mode {
+            Some(TaskMode::AtDetach) => {
+                let (context, detachable) = self.detachable_context(peer, &id, era, &params, &slot, route, asker);
+                (context, Some(detachable))
             }
+            _ => (request_context(&id, era, &params, &slot, route, Some(asker)), None),
+        };
+        let started = match self.start_tool(&name, arguments, context) {
+            Ok(started) => started,
+            Err(error) => return refused(peer, &id, &slot, &error),
         };
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
         let route = route.clone();
-        let started = Started { call: started, round };
+        let started = Started { call: started, round, detachable };
         Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, started).await }))
     }
 
     /// Runs a started call to its end; the response, unless none is owed.
     async fn run(
-        &self,
+        self: &Arc<Self>,
         peer: &Peer,
         id: Value,
         era: Era,
@@ -94,7 +117,8 @@ impl Engine {
         route: &Route,
         started: Started,
     ) -> Option<Outgoing> {
-        let Started { mut call, round } = started;
+        let Started { mut call, round, detachable } = started;
+        let link = detachable.as_ref().map(|detachable| Arc::clone(&detachable.link));
         let hangup = route.hangup.clone().unwrap_or_default();
         let deadline = route.deadline;
         let expired = async move {
@@ -107,6 +131,7 @@ impl Engine {
             biased;
             result = &mut call => Outcome::Finished(result),
             () = stuck(round.as_ref()) => Outcome::InputRequired,
+            () = detach_requested(link.as_deref()) => Outcome::Detached,
             () = slot.stop.cancelled() => Outcome::Stopped,
             () = hangup.cancelled() => Outcome::Stopped,
             () = expired => Outcome::TimedOut,
@@ -115,6 +140,23 @@ impl Engine {
         // A client's `notifications/cancelled` wins even over a result that
         // raced it: it took the request out of the table.
         let owed = peer.complete(&id);
+        let detachable = match (matches!(outcome, Outcome::Detached), detachable) {
+            (true, Some(detachable)) => {
+                let created = self.detach(era, detachable, call).await;
+                return owed.then(|| match created {
+                    Ok(result) => result_message(&id, result),
+                    Err(error) => error_message(&id, &with_error_artifact(error)),
+                });
+            }
+            (_, detachable) => detachable,
+        };
+        if let Some(detachable) = &detachable {
+            // The call ends as a request: a `detach` still to come returns at once.
+            detachable.link.decline();
+            if !matches!(outcome, Outcome::Finished(_)) {
+                detachable.cancel.cancel();
+            }
+        }
         let response = match outcome {
             Outcome::Finished(result) => {
                 if !owed {
@@ -138,7 +180,7 @@ impl Engine {
                 let error = with_error_artifact(error);
                 Some(error_message(&id, &error))
             }
-            Outcome::Stopped | Outcome::TimedOut => None,
+            Outcome::Stopped | Outcome::TimedOut | Outcome::Detached => None,
         };
         // The tool did not finish: let it see `ctx.cancelled()` and clean up
         // before it is dropped.
@@ -147,6 +189,51 @@ impl Engine {
             let _ = tokio::time::timeout(CANCEL_GRACE, call).await;
         });
         response
+    }
+
+    /// Starts `tools/call` request `id` of task tool `name` as a task: the
+    /// answer is the `CreateTaskResult`, once the task is recorded.
+    #[allow(clippy::too_many_arguments)]
+    fn call_as_task(
+        self: &Arc<Self>,
+        peer: &Arc<Peer>,
+        id: Value,
+        era: Era,
+        name: &str,
+        arguments: Option<Value>,
+        params: &Map<String, Value>,
+        slot: Arc<Slot>,
+        route: &Route,
+    ) -> Reply {
+        let task = match self.new_task(peer, era, params, route) {
+            Ok(task) => task,
+            Err(error) => return refused(peer, &id, &slot, &with_error_artifact(error)),
+        };
+        let context = self.task_context(&id, era, params, &task, route);
+        let started = match self.start_tool(name, arguments, context) {
+            Ok(started) => started,
+            Err(error) => return refused(peer, &id, &slot, &error),
+        };
+        let engine = Arc::clone(self);
+        let peer = Arc::clone(peer);
+        Reply::Later(Box::pin(async move {
+            let created = engine.begin_task(era, task, started).await;
+            slot.finish();
+            peer.complete(&id).then(|| match created {
+                Ok(result) => result_message(&id, result),
+                Err(error) => error_message(&id, &with_error_artifact(error)),
+            })
+        }))
+    }
+
+    /// Starts tool `name` with `arguments` in `context`; a call the toolbox
+    /// refuses (an unknown tool, arguments that are not an object) is an
+    /// invalid-params error naming why.
+    fn start_tool(&self, name: &str, arguments: Option<Value>, context: Context) -> Result<StartedCall, RpcError> {
+        self.toolbox
+            .tools()
+            .start(name, arguments, context)
+            .map_err(|error| with_error_artifact(RpcError::new(INVALID_PARAMS, error.to_string())))
     }
 
     /// The response to a finished tool call: the result as the era sends
@@ -183,7 +270,7 @@ impl Engine {
 
     /// Copies kept result `uri` to the shared store, when there is one, so
     /// that any instance can read it; a failure leaves it readable here only.
-    async fn share_result(&self, uri: &str) {
+    pub(super) async fn share_result(&self, uri: &str) {
         #[cfg(feature = "http")]
         if let Some(store) = &self.shared_results
             && let Some(found) = self.results.get(uri, std::time::Instant::now())

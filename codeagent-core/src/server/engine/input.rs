@@ -107,11 +107,7 @@ impl Engine {
         if needed.is_empty() {
             return None;
         }
-        let declared = if era.is_modern() {
-            params.get("_meta").and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY)).cloned().unwrap_or_default()
-        } else {
-            peer.capabilities()
-        };
+        let declared = declared_capabilities(peer, era, params);
         let has =
             |path: &str| path.split('.').try_fold(&declared, |node, key| node.get(key)).is_some_and(Value::is_object);
         let missing: Vec<&str> = needed.iter().copied().filter(|capability| !has(capability)).collect();
@@ -140,6 +136,16 @@ impl Engine {
     pub(super) fn input_required(&self, era: Era, round: &Round) -> Value {
         let result = round.asker.input_required(&self.state_keys, self.state_ttl, round.binding.clone());
         self.finish(era, result)
+    }
+}
+
+/// The capabilities the client of a request with `params` declared: in this
+/// 2026-07-28 request's `_meta`, or at `initialize`.
+pub(super) fn declared_capabilities(peer: &Peer, era: Era, params: &Map<String, Value>) -> Value {
+    if era.is_modern() {
+        params.get("_meta").and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY)).cloned().unwrap_or_default()
+    } else {
+        peer.capabilities()
     }
 }
 

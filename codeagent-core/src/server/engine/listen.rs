@@ -8,12 +8,16 @@ use serde_json::{Map, Value, json};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 
-use super::{Engine, Reply, Route};
+use super::tasks::{belongs_to, declares_tasks, tasks_not_declared};
+use super::{Engine, Reply, Route, refused};
 use crate::mcp::Notification;
 use crate::mcp::meta::SUBSCRIPTION_ID_KEY;
+use crate::server::era::Era;
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 use crate::server::outlet::{Outlet, notify};
 use crate::server::peer::{Peer, Slot};
+use crate::server::store::next_message;
+use crate::server::tasks::MAX_LISTENED_TASKS;
 
 /// What changed on the server that a client may hear of.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +109,45 @@ impl Changes {
     }
 }
 
+/// The id of the next task whose record changed; pending forever without a receiver.
+async fn next_task(changes: &mut Option<broadcast::Receiver<String>>) -> String {
+    let Some(receiver) = changes else { return std::future::pending().await };
+    match next_message(receiver, "task changes: a client is not reading fast enough").await {
+        Some(task) => task,
+        None => {
+            *changes = None;
+            std::future::pending().await
+        }
+    }
+}
+
 impl Engine {
+    /// Those of `ids` that name a task `caller` may see.
+    async fn visible_tasks(&self, ids: Vec<String>, caller: Option<&crate::toolbox::Caller>) -> Vec<String> {
+        let mut visible = Vec::new();
+        for id in ids {
+            match self.tasks.load(&id).await {
+                Ok(Some(record)) if belongs_to(&record, caller) => visible.push(id),
+                Ok(_) => {}
+                Err(error) => tracing::warn!("task {id} could not be read for a listener: {error}"),
+            }
+        }
+        visible
+    }
+
+    /// Sends `notifications/tasks` with task `id` as it stands to `outlet`.
+    async fn notify_task(&self, outlet: &dyn Outlet, id: &str, meta: &Value) {
+        match self.tasks.load(id).await {
+            Ok(Some(record)) => {
+                let mut params = record.to_wire(true);
+                params.insert("_meta".into(), meta.clone());
+                notify(outlet, Notification::Tasks, Value::Object(params));
+            }
+            Ok(None) => {}
+            Err(error) => tracing::warn!("task {id} could not be read for a listener: {error}"),
+        }
+    }
+
     /// The receivers of every change from now on.
     pub(crate) fn list_changes(&self) -> Changes {
         let mut tools = self.toolbox.tools().changes();
@@ -118,12 +160,14 @@ impl Engine {
     }
 
     /// `subscriptions/listen` request `id`: acknowledged, then one
-    /// `notifications/tools/list_changed` per change when asked for, until the
-    /// request is cancelled or the client hangs up. It has no response.
+    /// notification per change asked for (a list, a subscribed resource, and
+    /// with `taskIds` each task as it stands, then at each of its changes),
+    /// until the request is cancelled or the client hangs up. It has no response.
     pub(super) fn listen(
         self: &Arc<Self>,
         peer: &Arc<Peer>,
         id: Value,
+        era: Era,
         params: Map<String, Value>,
         slot: Arc<Slot>,
         route: &Route,
@@ -148,6 +192,21 @@ impl Engine {
             Some(uris) if has_resources => uris.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
             _ => Vec::new(),
         };
+        let task_ids: Vec<String> = match filter.get("taskIds").and_then(Value::as_array) {
+            Some(ids) => ids.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+            None => Vec::new(),
+        };
+        if !task_ids.is_empty() && !declares_tasks(peer, era, &params) {
+            return refused(peer, &id, &slot, &tasks_not_declared("listening to tasks (`taskIds`)"));
+        }
+        if task_ids.len() > MAX_LISTENED_TASKS {
+            let message = format!(
+                "Invalid params: a subscriptions/listen stream follows at most {MAX_LISTENED_TASKS} tasks; `taskIds` names {}",
+                task_ids.len()
+            );
+            return refused(peer, &id, &slot, &RpcError::new(INVALID_PARAMS, message));
+        }
+        let mut task_changes = (!task_ids.is_empty()).then(|| self.tasks.changes());
         let mut changes = self.list_changes();
         #[cfg(feature = "http")]
         if let Some(remote) = &route.remote_changes {
@@ -155,8 +214,10 @@ impl Engine {
         }
         let peer = Arc::clone(peer);
         let route = route.clone();
+        let engine = Arc::clone(self);
         Reply::Later(Box::pin(async move {
             let meta = json!({ SUBSCRIPTION_ID_KEY: id });
+            let watched_tasks = engine.visible_tasks(task_ids, route.caller.as_ref()).await;
             let mut honoured = Map::new();
             if tools {
                 honoured.insert("toolsListChanged".into(), Value::Bool(true));
@@ -170,15 +231,28 @@ impl Engine {
             if !watched.is_empty() {
                 honoured.insert("resourceSubscriptions".into(), json!(watched));
             }
+            if task_changes.is_some() {
+                honoured.insert("taskIds".into(), json!(watched_tasks));
+            }
             let acknowledged = json!({ "notifications": honoured, "_meta": meta });
             let hangup = route.hangup.clone().unwrap_or_default();
             if notify(&*route.outlet, Notification::SubscriptionsAcknowledged, acknowledged) {
+                // Each task as it stands, so that no change before the stream opened is missed.
+                for task in &watched_tasks {
+                    engine.notify_task(&*route.outlet, task, &meta).await;
+                }
                 loop {
                     let change = tokio::select! {
                         () = slot.stop.cancelled() => break,
                         () = hangup.cancelled() => break,
                         () = peer.streams_ended().cancelled() => break,
                         () = route.outlet.closed() => break,
+                        task = next_task(&mut task_changes) => {
+                            if watched_tasks.contains(&task) {
+                                engine.notify_task(&*route.outlet, &task, &meta).await;
+                            }
+                            continue;
+                        }
                         change = changes.next() => change,
                     };
                     let message = match change {

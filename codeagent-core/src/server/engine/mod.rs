@@ -14,6 +14,8 @@ mod methods;
 mod prompts;
 mod resources;
 mod skills;
+mod task_call;
+mod tasks;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -37,6 +39,10 @@ use super::state::StateKeys;
 use crate::mcp::meta::SERVER_INFO_KEY;
 use crate::mcp::{Method, Notification};
 use crate::toolbox::{Asker, Context, RequestInfo, ResultBudget, Toolbox};
+
+/// How long a stopped tool (a call given up, a task cancelled) may run on to
+/// notice its cancellation and clean up.
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
 
 /// What a server serves and how it describes itself.
 #[derive(Clone)]
@@ -66,6 +72,8 @@ pub(crate) struct Engine {
     /// The skills served (SEP-2640), whose files are resources of the toolbox.
     #[cfg(feature = "skills")]
     pub(crate) skills: Option<crate::skills::Skills>,
+    /// The tasks of tool calls run as tasks (the tasks extension).
+    pub(crate) tasks: Arc<crate::server::tasks::Tasks>,
 }
 
 /// How a request reaches back to its client while it runs.
@@ -147,6 +155,7 @@ pub(super) fn request_context(
         protocol_version: Some(era.version),
         asker,
         caller: route.caller.clone(),
+        task: None,
     })
 }
 
@@ -231,7 +240,10 @@ impl Engine {
         let method = Method::from_name(&name);
         let answer = match method.filter(|method| method.exists_in(era.version)) {
             Some(Method::ToolsCall) => return self.call(peer, id, era, params, slot, route),
-            Some(Method::SubscriptionsListen) => return self.listen(peer, id, params, slot, route),
+            Some(method @ (Method::TasksGet | Method::TasksUpdate | Method::TasksCancel)) => {
+                return self.task_method(peer, id, method, era, params, slot, route);
+            }
+            Some(Method::SubscriptionsListen) => return self.listen(peer, id, era, params, slot, route),
             Some(Method::ResourcesRead) => return self.read(peer, id, era, params, slot, route),
             Some(Method::PromptsGet) => return self.get_prompt(peer, id, era, params, slot, route),
             Some(Method::PromptsList) => self.list_prompts(era, &params),

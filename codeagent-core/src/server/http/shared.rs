@@ -13,7 +13,7 @@ use crate::mcp::ProtocolVersion;
 use crate::random::{self, RandomError};
 use crate::server::engine::{Change, Engine};
 use crate::server::peer::{Answer, Peer};
-use crate::server::store::{Store, StoreError};
+use crate::server::store::{Store, StoreError, next_message};
 use crate::toolbox::LogLevel;
 
 /// What any instance needs to serve a legacy session: what its handshake
@@ -154,15 +154,7 @@ impl Shared {
         let shared = self.clone();
         let listening = sessions.clone();
         runtime.spawn(async move {
-            loop {
-                let text = match bus.recv().await {
-                    Ok(text) => text,
-                    Err(broadcast::error::RecvError::Lagged(missed)) => {
-                        tracing::warn!("missed {missed} messages from other instances: this one is too busy");
-                        continue;
-                    }
-                    Err(broadcast::error::RecvError::Closed) => return,
-                };
+            while let Some(text) = next_message(&mut bus, "messages from other instances: this one is too busy").await {
                 let Some(sessions) = listening.upgrade() else { return };
                 shared.deliver(&*sessions, &text);
             }

@@ -1,5 +1,6 @@
-//! Where the state of legacy HTTP sessions lives, so that several instances
-//! of a server behind one load balancer can serve the same client.
+//! Where the state of legacy HTTP sessions and of tasks lives, so that
+//! several instances of a server behind one load balancer can serve the same
+//! client.
 //!
 //! 2026-07-28 requests are stateless: any instance answers them, given the
 //! same `requestState` keys. A legacy client (2025-03-26 to 2025-11-25) holds
@@ -18,11 +19,16 @@
 //! - a result over its size budget is kept there too, so its
 //!   `codeagent://results/…` link reads from any instance;
 //! - without `CODEAGENT_STATE_KEY`, the instances share a `requestState` key
-//!   made once and kept in the store.
+//!   made once and kept in the store;
+//! - every task (a tool run as a task, the tasks extension) is a record there,
+//!   with its answers and a cancel flag, so any instance answers for it, and a
+//!   lease the instance running it renews, so a task whose instance died ends
+//!   `failed` (see [`Server::with_task_store`](super::Server::with_task_store)).
 //!
 //! The store itself is a small thing (values and lists with an expiry, and a
 //! bus): [`MemoryStore`] for instances in one process, [`RedisStore`] (feature
-//! `redis`) for several processes. Everything written has a TTL, so nothing
+//! `redis`) for several processes; a server's tasks use a `MemoryStore` of
+//! their own unless given one. Everything written has a TTL, so nothing
 //! grows without bound. Implement [`Store`] for another backend.
 
 mod memory;
@@ -36,6 +42,7 @@ use std::time::Duration;
 
 use tokio::sync::broadcast;
 
+#[cfg(feature = "http")]
 use super::{STATE_KEY_VAR, StateKeys};
 
 pub use memory::MemoryStore;
@@ -146,14 +153,17 @@ pub trait Store: Send + Sync + 'static {
 }
 
 /// The key of the shared `requestState` secret.
+#[cfg(feature = "http")]
 const STATE_KEY: &str = "state-key";
 
 /// How long the shared `requestState` secret is kept; every start of an
 /// instance pushes it back.
+#[cfg(feature = "http")]
 const STATE_KEY_TTL: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// The `requestState` keys every instance using `store` shares: the secret
 /// in the store, made by whichever instance came first.
+#[cfg(feature = "http")]
 pub(crate) async fn shared_state_keys(store: &dyn Store) -> std::io::Result<StateKeys> {
     let failed = |error: StoreError| {
         std::io::Error::other(format!(
@@ -174,10 +184,22 @@ pub(crate) async fn shared_state_keys(store: &dyn Store) -> std::io::Result<Stat
     })
 }
 
+/// The next message `bus` carries; `None` once it is closed. Messages missed
+/// because the receiver fell behind are logged as `missed` (what they were).
+pub(crate) async fn next_message(bus: &mut broadcast::Receiver<String>, missed: &str) -> Option<String> {
+    loop {
+        match bus.recv().await {
+            Ok(text) => return Some(text),
+            Err(broadcast::error::RecvError::Lagged(count)) => tracing::warn!("missed {count} {missed}"),
+            Err(broadcast::error::RecvError::Closed) => return None,
+        }
+    }
+}
+
 /// How many bus messages a subscriber may fall behind before it misses some.
 pub(crate) const BUS_CAPACITY: usize = 4096;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::{MemoryStore, shared_state_keys};
     use crate::server::StateKeys;

@@ -2,16 +2,20 @@
 // 2025-11-25) of the server that serves it, at ./mcp on the same origin. It
 // lists the tools, builds a form from each input schema, calls the tool with
 // a progress token, shows progress and log notifications while it runs, and
-// renders the result with CodeagentRenderer. Automation hooks:
-// [data-tool="NAME"], form[data-tool-form="NAME"] (inputs named after the
-// arguments, a button[type=submit]), [data-result] (data-kind, data-status),
-// [data-progress], [data-log], [data-raw].
+// renders the result with CodeagentRenderer. It declares the tasks extension:
+// a tool the server runs as a task answers with the task, which the page
+// polls (tasks/get), showing its status, until it ends; cancelling it sends
+// tasks/cancel. Automation hooks: [data-tool="NAME"], form[data-tool-form="NAME"]
+// (inputs named after the arguments, a button[type=submit]), [data-result]
+// (data-kind, data-status), [data-progress], [data-task] (data-status, the
+// task's), [data-log], [data-raw].
 (function () {
   "use strict";
 
   var ENDPOINT = document.documentElement.getAttribute("data-mcp-endpoint") || "/mcp";
   var PROTOCOL_VERSION = "2025-11-25";
   var ACCEPT = "application/json, text/event-stream";
+  var TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
   var view = {
     server: document.getElementById("host-server"),
@@ -19,6 +23,7 @@
     tools: document.querySelector("[data-tools]"),
     panel: document.getElementById("host-panel"),
     progress: document.querySelector("[data-progress]"),
+    task: document.querySelector("[data-task]"),
     log: document.querySelector("[data-log]"),
     result: document.querySelector("[data-result]"),
     raw: document.querySelector("[data-raw] .host-raw-messages")
@@ -120,6 +125,13 @@
     return response.result;
   }
 
+  // The client capabilities' `extensions`: the tasks extension.
+  function taskExtension() {
+    var extensions = {};
+    extensions[TASKS_EXTENSION] = {};
+    return extensions;
+  }
+
   async function connect() {
     state.session = null;
     var response = await fetch(ENDPOINT, {
@@ -131,7 +143,7 @@
         method: "initialize",
         params: {
           protocolVersion: PROTOCOL_VERSION,
-          capabilities: {},
+          capabilities: { extensions: taskExtension() },
           clientInfo: { name: "codeagent-host-page", version: "1" }
         }
       })
@@ -522,6 +534,10 @@
     view.progress.querySelector(".host-progress-text").textContent = "";
     view.log.textContent = "";
     view.raw.textContent = "";
+    view.task.hidden = true;
+    view.task.removeAttribute("data-status");
+    view.task.querySelector(".host-task-status").textContent = "";
+    view.task.querySelector(".host-task-message").textContent = "";
   }
 
   function showRaw(direction, message) {
@@ -593,13 +609,72 @@
     try {
       var response = await post(request, onNotification(token), controller.signal);
       showRaw("←", response);
-      showResponse(response);
+      if (isObject(response.result) && response.result.resultType === "task") {
+        await followTask(response.result, controller.signal);
+      } else {
+        showResponse(response);
+      }
     } catch (error) {
       var cancelled = state.running.cancelled || controller.signal.aborted;
       CodeagentRenderer.renderText(view.result, cancelled ? "The call was cancelled." : "The call failed: " + error.message, true);
     } finally {
       state.running = null;
       setRunning(form, false);
+    }
+  }
+
+  function wait(ms, signal) {
+    return new Promise(function (resolve) {
+      var timer = setTimeout(resolve, ms);
+      if (signal) {
+        signal.addEventListener("abort", function () {
+          clearTimeout(timer);
+          resolve();
+        });
+      }
+    });
+  }
+
+  function showTask(task) {
+    var status = typeof task.status === "string" ? task.status : "unknown";
+    view.task.hidden = false;
+    view.task.setAttribute("data-status", status);
+    view.task.querySelector(".host-task-status").textContent = "task " + status.replace("_", " ");
+    view.task.querySelector(".host-task-message").textContent =
+      typeof task.statusMessage === "string" ? task.statusMessage : "";
+  }
+
+  // Polls a task the server made of the call until it ends, showing each
+  // status it reports, then renders how it ended. Cancelling the run sends
+  // tasks/cancel and waits for the task to say it stopped.
+  async function followTask(task, signal) {
+    var id = task.taskId;
+    state.running.task = id;
+    var last = null;
+    showTask(task);
+    for (;;) {
+      if (task.status === "completed") {
+        CodeagentRenderer.render(view.result, isObject(task.result) ? task.result : {});
+        return;
+      }
+      if (task.status === "failed") {
+        var error = isObject(task.error) ? task.error : {};
+        CodeagentRenderer.renderText(view.result, "The task failed: " + String(error.message) + " (JSON-RPC error " + error.code + ")", true);
+        return;
+      }
+      if (task.status === "cancelled") {
+        CodeagentRenderer.renderText(view.result, "The task was cancelled.", true);
+        return;
+      }
+      var interval = typeof task.pollIntervalMs === "number" && task.pollIntervalMs > 0 ? task.pollIntervalMs : 1000;
+      await wait(Math.min(interval, 5000), state.running.cancelled ? null : signal);
+      task = await rpc("tasks/get", { taskId: id });
+      var seen = task.status + "|" + (task.statusMessage || "");
+      if (seen !== last) {
+        showRaw("←", { jsonrpc: "2.0", result: task });
+        last = seen;
+      }
+      showTask(task);
     }
   }
 
@@ -618,6 +693,11 @@
       return;
     }
     running.cancelled = true;
+    if (running.task) {
+      // A task is cancelled with tasks/cancel; the page polls on until it ends.
+      rpc("tasks/cancel", { taskId: running.task }).catch(function () {});
+      return;
+    }
     var notice = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: running.id, reason: "cancelled in the host page" } };
     showRaw("→", notice);
     post(notice).catch(function () {}).then(function () {
