@@ -128,8 +128,7 @@ fn main() {
 fn serve(count: usize, http: Option<String>) {
     ROWS.set(large::rows(count)).ok();
     let runtime = tokio::runtime::Runtime::new().expect("a Tokio runtime");
-    let server =
-        Server::new(Toolbox::new().tool(table).tool(json)).with_result_budget(ResultBudget::unlimited());
+    let server = Server::new(Toolbox::new().tool(table).tool(json)).with_result_budget(ResultBudget::unlimited());
     runtime.block_on(async move {
         let served = match http {
             Some(address) => {
@@ -240,7 +239,11 @@ impl Served {
         );
         let response = self.exchange(&request);
         let start = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":"#);
-        assert!(response.starts_with(start.as_bytes()), "not a result: {}", String::from_utf8_lossy(&response[..response.len().min(300)]));
+        assert!(
+            response.starts_with(start.as_bytes()),
+            "not a result: {}",
+            String::from_utf8_lossy(&response[..response.len().min(300)])
+        );
         response
     }
 
@@ -370,7 +373,8 @@ fn compare(count: usize, reps: usize, servers: &[(String, String)]) {
                 let (start, cpu) = (Instant::now(), cpu_time_of(pid));
                 let response = served.call(case.tool, case.version);
                 let call_time = start.elapsed().as_secs_f64();
-                let server_cpu = cpu_time_of(pid).zip(cpu).map_or(f64::NAN, |(after, before)| (after - before).as_secs_f64());
+                let server_cpu =
+                    cpu_time_of(pid).zip(cpu).map_or(f64::NAN, |(after, before)| (after - before).as_secs_f64());
                 drop(std::hint::black_box(response));
                 let cell = &mut cells[server][index];
                 cell.baseline.push(baseline_time);
@@ -382,7 +386,9 @@ fn compare(count: usize, reps: usize, servers: &[(String, String)]) {
         eprintln!("repetition {} of {reps} done", rep + 1);
     }
     println!();
-    println!("Large results through the server, {count} rows × 5, medians of {reps} (ratios: speed over serde_json::to_vec of the rows; peak: server's peak growth over the response)");
+    println!(
+        "Large results through the server, {count} rows × 5, medians of {reps} (ratios: speed over serde_json::to_vec of the rows; peak: server's peak growth over the response)"
+    );
     println!();
     println!(
         "| server | result | transport | version | response bytes | to_vec (ms) | call (ms) | speed ratio | goal | to_vec CPU / server CPU (ms) | CPU ratio | peak / bytes | goal |"
