@@ -68,6 +68,7 @@ impl Outgoing {
     }
 
     /// The message's compact JSON, as a string.
+    #[cfg(feature = "http")]
     pub(crate) fn into_string(self) -> String {
         let bytes = match self {
             Outgoing::Written(written) => written,
@@ -94,6 +95,7 @@ impl Outgoing {
     }
 
     /// The code of the message's `error`, when it is an error response.
+    #[cfg(feature = "http")]
     pub(crate) fn error_code(&self) -> Option<i64> {
         match self {
             Outgoing::Tree(message) => message.get("error")?.get("code")?.as_i64(),
@@ -102,6 +104,7 @@ impl Outgoing {
     }
 
     /// Whether the message is one object (not a batch's array).
+    #[cfg(feature = "http")]
     pub(crate) fn is_object(&self) -> bool {
         match self {
             Outgoing::Result { .. } => true,

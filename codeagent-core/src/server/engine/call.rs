@@ -28,6 +28,9 @@ struct Started {
 }
 
 /// How a tool call ended.
+// It lives on the stack for one match; boxing the result would cost an
+// allocation per call.
+#[allow(clippy::large_enum_variant)]
 enum Outcome {
     Finished(crate::ToolResult),
     /// 2026-07-28: a question has no answer yet.
