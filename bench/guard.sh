@@ -53,7 +53,7 @@ echo "$stdio" | awk -F'|' '
     END {
         if (ours > 0 && base > 0) {
             ratio = ours / base
-            printf "\nstdio, 64 in flight: codeagent / baseline = %.2fx (goal >= 0.75x: %s)\n", ratio, ratio >= 0.75 ? "met" : "NOT MET"
+            printf "\nstdio, 64 in flight: codeagent / baseline = %.2fx (goal >= 0.75x: %s)\n", ratio, (ratio >= 0.75 ? "met" : "NOT MET")
         }
     }'
 
