@@ -35,11 +35,10 @@ pub fn rows(count: usize) -> Vec<Row> {
 }
 
 /// The MCP wire JSON (2026-07-28) of a tool's result: what the server writes
-/// inside its JSON-RPC response.
+/// inside its JSON-RPC response, written the way it writes it.
 pub fn wire<T: IntoToolResult>(output: T) -> String {
     let schema = T::output_schema();
-    let wire = output.into_tool_result().into_call_result().into_wire(ProtocolVersion::LATEST, schema.as_ref());
-    serde_json::to_string(&wire).expect("a wire value serialises")
+    output.into_tool_result().into_wire_json(ProtocolVersion::LATEST, schema.as_ref())
 }
 
 /// `Table::from_rows` to wire JSON.

@@ -34,6 +34,11 @@ pub(crate) fn to_json_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, J
     serde_json::to_value(value).map_err(|error| JsonProblem { path: String::new(), message: error.to_string() })
 }
 
+/// Whether `value` holds no non-finite number (nor anything else the scan refuses).
+pub(crate) fn is_finite<T: Serialize + ?Sized>(value: &T) -> bool {
+    value.serialize(&mut FiniteScan).is_ok()
+}
+
 struct FiniteScan;
 
 #[derive(Debug, thiserror::Error)]

@@ -22,17 +22,19 @@
 //! skills           agent skills read from a directory (SEP-2640), served as
 //!                  resources (feature `skills`)                 → toolbox, mcp
 //! toolbox          the tool runtime                             (may use everything below)
-//!   output         typed outputs, lowered into a ToolResult     → result, mcp, artifact, finite_json
+//!   output         typed outputs, lowered into a ToolResult     → result, mcp, artifact, finite_json, raw_json
 //!   result         ToolResult and ToolResultEvent: building, adapting,
 //!                  and converting to and from MCP's CallToolResult
-//!                                                               → display, access, mcp, artifact
+//!                                                               → display, access, mcp, artifact, raw_json
 //!   display        the HTML presentation channel and its card   → access, artifact
 //!   access         Channels, reading any result shape           → mcp (wire keys), artifact
 //!   mcp            the MCP wire model: content, CallToolResult, tool definitions,
-//!                  protocol versions, methods, `_meta` keys     → finite_json
+//!                  protocol versions, methods, `_meta` keys     → finite_json, raw_json
 //!   ui             the MCP Apps view and the host page (HTML, CSS, JavaScript)   (nothing)
 //!   artifact       Artifact v1                                  (nothing)
 //!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
+//!   raw_json       large data written to JSON text once, carried as markers in
+//!                  `Value` trees and spliced in by the writers (private) → random
 //!   random         the one source of randomness, failing closed (nothing; private)
 //!   oauth          OAuth plumbing of the client and the server's `auth`: identifiers'
 //!                  URLs, bounded exchanges, issuer metadata (private) → net
@@ -71,6 +73,7 @@ pub mod output;
 #[cfg(feature = "provider")]
 pub mod provider;
 mod random;
+mod raw_json;
 pub mod result;
 mod schema_ref;
 pub mod server;

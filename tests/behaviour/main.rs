@@ -37,6 +37,7 @@ mod apps;
 mod asking;
 mod batches;
 mod budgets;
+mod large;
 mod lifecycle;
 mod notifications;
 mod prompts;

@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 use super::wire::is_object_schema;
 use super::{ARTIFACT_META_KEY, ContentBlock, FROM_STRUCTURED_KEY, InvalidContent, ProtocolVersion};
 use crate::finite_json::to_json_value;
+use crate::raw_json::RawParts;
 
 /// An explicit, protocol-native MCP tool result: content blocks, structured
 /// content, an error flag and result metadata.
@@ -126,6 +127,17 @@ impl CallToolResult {
 
     /// [`to_wire`](CallToolResult::to_wire), moving the content rather than copying it.
     pub fn into_wire(self, version: ProtocolVersion, output_schema: Option<&Value>) -> Value {
+        self.into_wire_raw(version, output_schema, &mut RawParts::default())
+    }
+
+    /// [`into_wire`](CallToolResult::into_wire) of a result whose values may
+    /// hold markers of `parts` (see `raw_json`); the wire holds them too.
+    pub(crate) fn into_wire_raw(
+        self,
+        version: ProtocolVersion,
+        output_schema: Option<&Value>,
+        parts: &mut RawParts,
+    ) -> Value {
         let CallToolResult { content, structured_content, is_error, mut meta } = self;
         let mut map = Map::new();
         if version.has_result_type() {
@@ -139,13 +151,13 @@ impl CallToolResult {
             let sent = version.has_structured_content();
             let wrap = sent
                 && !version.has_result_type()
-                && (!structured.is_object() || output_schema.is_some_and(|schema| !is_object_schema(schema)));
+                && (!parts.is_object(&structured) || output_schema.is_some_and(|schema| !is_object_schema(schema)));
             if (wrap || !sent)
                 && let Some(artifact) = meta.as_mut().and_then(|meta| meta.get_mut(ARTIFACT_META_KEY))
             {
                 // Where `structuredContent` is not sent as it is, the artifact
                 // carries the data it would have named.
-                restore_from_structured(artifact, &structured);
+                restore_from_structured_in(artifact, &structured, parts);
             }
             if sent {
                 let structured =
@@ -196,6 +208,11 @@ pub(crate) fn json_text_as_structured(
 /// [`FROM_STRUCTURED_KEY`]: a table's `df` is the structured content itself, a
 /// code artifact's `text` the structured content pretty-printed.
 pub(crate) fn restore_from_structured(artifact: &mut Value, structured: &Value) {
+    restore_from_structured_in(artifact, structured, &mut RawParts::default());
+}
+
+/// [`restore_from_structured`] where `structured` may be a marker of `parts`.
+fn restore_from_structured_in(artifact: &mut Value, structured: &Value, parts: &mut RawParts) {
     let Some(payload) = artifact.get_mut("payload").and_then(Value::as_object_mut) else { return };
     let field = match payload.get(FROM_STRUCTURED_KEY).and_then(Value::as_str) {
         Some(field @ ("df" | "text")) if !payload.contains_key(field) => field.to_owned(),
@@ -203,6 +220,8 @@ pub(crate) fn restore_from_structured(artifact: &mut Value, structured: &Value) 
     };
     let restored = if field == "df" {
         structured.clone()
+    } else if let Some(pretty) = parts.pretty(structured) {
+        pretty
     } else {
         Value::String(serde_json::to_string_pretty(structured).unwrap_or_default())
     };

@@ -4,7 +4,9 @@ use serde_json::Value;
 
 use super::{IntoToolResult, payload, to_json};
 use crate::artifact::{Artifact, Kind};
+use crate::finite_json::is_finite;
 use crate::mcp::NATIVE_EXTRA_KEY;
+use crate::raw_json::RawParts;
 use crate::result::ToolResult;
 
 /// Structured output: any `T: Serialize + JsonSchema`, sent to MCP clients as
@@ -25,6 +27,9 @@ pub struct Json<T>(pub T);
 
 impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
     fn into_tool_result(self) -> ToolResult {
+        if let Some(result) = written_result(&self.0) {
+            return result;
+        }
         match to_json(&self.0, "the tool's structured output") {
             Ok(structured) => structured_result(structured),
             Err(error) => error.into_tool_result(),
@@ -43,22 +48,43 @@ impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
     }
 }
 
+/// The result for `structured`, written to JSON text once: the text is the
+/// value, and the structured content and the artifact's pretty-printed text
+/// are markers that stand for it (see `raw_json`), parsed only for those who
+/// read them. `None` when `structured` is not valid JSON (then the general
+/// way words the error) or markers cannot be made.
+fn written_result<T: Serialize>(structured: &T) -> Option<ToolResult> {
+    if !is_finite(structured) {
+        return None;
+    }
+    let compact = serde_json::to_string(structured).ok()?;
+    let mut parts = RawParts::default();
+    let marker = parts.add(compact.clone().into_bytes()).ok()?;
+    let pretty = parts.pretty(&marker)?;
+    Some(
+        ToolResult::new(compact)
+            .with_artifact(code_artifact(pretty))
+            .with_extra(NATIVE_EXTRA_KEY, Value::Object(payload([("structuredContent", marker)])))
+            .with_text_from_structured()
+            .with_raw_parts(parts),
+    )
+}
+
+/// The code artifact of a structured result whose pretty-printed JSON is `text`.
+fn code_artifact(text: Value) -> Artifact {
+    Artifact::new(
+        Kind::Code,
+        payload([("text", text), ("lang", Value::from("json")), ("filename", Value::Null), ("output", Value::Null)]),
+    )
+}
+
 /// The result for structured content: compact JSON as the value, the JSON as
 /// a code artifact, and the structured content kept for MCP.
 pub(crate) fn structured_result(structured: Value) -> ToolResult {
     let compact = serde_json::to_string(&structured).unwrap_or_default();
     let pretty = serde_json::to_string_pretty(&structured).unwrap_or_else(|_| compact.clone());
-    let artifact = Artifact::new(
-        Kind::Code,
-        payload([
-            ("text", Value::from(pretty)),
-            ("lang", Value::from("json")),
-            ("filename", Value::Null),
-            ("output", Value::Null),
-        ]),
-    );
     ToolResult::new(compact)
-        .with_artifact(artifact)
+        .with_artifact(code_artifact(Value::from(pretty)))
         .with_extra(NATIVE_EXTRA_KEY, Value::Object(payload([("structuredContent", structured)])))
         .with_text_from_structured()
 }

@@ -7,6 +7,7 @@
 //! whose error converts into a [`ToolError`].
 
 mod code;
+mod column_type;
 mod diff;
 mod error;
 mod image;
@@ -18,14 +19,16 @@ mod records;
 mod table;
 mod text;
 mod variants;
+mod written_rows;
 
 pub use code::Code;
+pub use column_type::ColumnType;
 pub use diff::Diff;
 pub use error::ToolError;
 pub(crate) use error::call_error;
 pub use image::Image;
 pub use json::Json;
-pub use table::{Column, ColumnType, DEFAULT_PREVIEW_ROWS, Table};
+pub use table::{Column, DEFAULT_PREVIEW_ROWS, Table};
 pub use text::Text;
 pub use variants::Output;
 

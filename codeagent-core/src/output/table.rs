@@ -1,9 +1,11 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{IntoToolResult, Presentation, ToolError, payload, records, to_json};
+use super::column_type::ColumnType;
+use super::{IntoToolResult, Presentation, ToolError, payload, records, to_json, written_rows};
 use crate::artifact::{Artifact, Kind};
 use crate::mcp::NATIVE_EXTRA_KEY;
+use crate::raw_json::RawParts;
 use crate::result::ToolResult;
 
 /// Rows shown in a table's portable value unless [`Table::with_preview_rows`] says otherwise.
@@ -11,48 +13,6 @@ pub const DEFAULT_PREVIEW_ROWS: usize = 20;
 
 /// Longest cell, in characters, written into the portable Markdown table.
 const MAX_CELL_CHARS: usize = 200;
-
-/// The JSON type of a column's values, inferred from them (nulls aside).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum ColumnType {
-    /// Whole numbers.
-    Integer,
-    /// Numbers, some with a fraction.
-    Number,
-    /// Strings.
-    String,
-    /// Booleans.
-    Boolean,
-    /// Objects, arrays, or a mix of types.
-    Json,
-    /// Only nulls.
-    Null,
-}
-
-impl ColumnType {
-    fn of(value: &Value) -> ColumnType {
-        match value {
-            Value::Null => ColumnType::Null,
-            Value::Bool(_) => ColumnType::Boolean,
-            Value::Number(number) if number.is_f64() => ColumnType::Number,
-            Value::Number(_) => ColumnType::Integer,
-            Value::String(_) => ColumnType::String,
-            Value::Array(_) | Value::Object(_) => ColumnType::Json,
-        }
-    }
-
-    fn unify(self, other: ColumnType) -> ColumnType {
-        use ColumnType::{Integer, Json, Null, Number};
-        match (self, other) {
-            (Null, other) | (other, Null) => other,
-            (a, b) if a == b => a,
-            (Integer, Number) | (Number, Integer) => Number,
-            _ => Json,
-        }
-    }
-}
 
 /// A column of a [`Table`]: its name and inferred type.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -87,10 +47,58 @@ pub struct Column {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     columns: Vec<Column>,
-    rows: Vec<Vec<Value>>,
+    rows: Rows,
     preview_rows: usize,
     structured: bool,
     pub(crate) presentation: Presentation,
+}
+
+/// A table's rows: cells, or (read from records) the JSON text they were
+/// written to once, which goes to the wire as it is.
+#[derive(Clone, Debug)]
+enum Rows {
+    Cells(Vec<Vec<Value>>),
+    Written {
+        /// `[[...],[...]]`.
+        json: Vec<u8>,
+        /// Where each row starts in `json`.
+        starts: Vec<usize>,
+    },
+}
+
+impl Rows {
+    fn len(&self) -> usize {
+        match self {
+            Rows::Cells(rows) => rows.len(),
+            Rows::Written { starts, .. } => starts.len(),
+        }
+    }
+
+    /// Row `index`'s cells.
+    fn row(&self, index: usize) -> Vec<Value> {
+        match self {
+            Rows::Cells(rows) => rows[index].clone(),
+            Rows::Written { json, starts } => written_rows::row(json, starts, index),
+        }
+    }
+
+    /// The rows as cells.
+    fn into_cells(self) -> Vec<Vec<Value>> {
+        match self {
+            Rows::Cells(rows) => rows,
+            Rows::Written { json, .. } => serde_json::from_slice(&json).unwrap_or_default(),
+        }
+    }
+}
+
+impl PartialEq for Rows {
+    fn eq(&self, other: &Rows) -> bool {
+        match (self, other) {
+            (Rows::Cells(ours), Rows::Cells(theirs)) => ours == theirs,
+            (Rows::Written { json: ours, .. }, Rows::Written { json: theirs, .. }) => ours == theirs,
+            _ => self.clone().into_cells() == other.clone().into_cells(),
+        }
+    }
 }
 
 impl Default for Table {
@@ -104,7 +112,7 @@ impl Table {
     pub fn new() -> Self {
         Table {
             columns: Vec::new(),
-            rows: Vec::new(),
+            rows: Rows::Cells(Vec::new()),
             preview_rows: DEFAULT_PREVIEW_ROWS,
             structured: false,
             presentation: Presentation::default(),
@@ -117,7 +125,18 @@ impl Table {
     ///
     /// Fails, naming the row, when a row is not a record or holds a
     /// non-finite number.
+    ///
+    /// Rows that are all structs with the same fields are written to JSON
+    /// text as they are read, once, and sent as that text: a large table
+    /// costs about what `serde_json` takes to write its rows.
     pub fn from_rows<T: Serialize>(rows: &[T]) -> Result<Table, ToolError> {
+        if let Some(written) = written_rows::write(rows) {
+            let mut table = Table::new();
+            table.rows = Rows::Written { json: written.json, starts: written.starts };
+            table.columns =
+                written.names.into_iter().zip(written.types).map(|(name, ty)| Column { name, ty }).collect();
+            return Ok(table);
+        }
         let mut names: Vec<String> = Vec::new();
         let mut types: Vec<ColumnType> = Vec::new();
         let mut cells: Vec<Vec<Value>> = Vec::with_capacity(rows.len());
@@ -149,7 +168,7 @@ impl Table {
             row.resize(names.len(), Value::Null);
         }
         let mut table = Table::new();
-        table.rows = cells;
+        table.rows = Rows::Cells(cells);
         table.columns = names.into_iter().zip(types).map(|(name, ty)| Column { name, ty }).collect();
         Ok(table)
     }
@@ -170,19 +189,21 @@ impl Table {
             .enumerate()
             .map(|(index, value)| to_json(&value, &format!("row {index} of column `{name}`")))
             .collect::<Result<Vec<_>, _>>()?;
-        if self.columns.is_empty() && self.rows.is_empty() {
-            self.rows = values.into_iter().map(|value| vec![value]).collect();
-        } else if values.len() != self.rows.len() {
+        let mut rows = std::mem::replace(&mut self.rows, Rows::Cells(Vec::new())).into_cells();
+        if self.columns.is_empty() && rows.is_empty() {
+            rows = values.into_iter().map(|value| vec![value]).collect();
+        } else if values.len() != rows.len() {
             return Err(ToolError::new(format!(
                 "column `{name}` has {} values but the table has {} rows",
                 values.len(),
-                self.rows.len()
+                rows.len()
             )));
         } else {
-            for (row, value) in self.rows.iter_mut().zip(values) {
+            for (row, value) in rows.iter_mut().zip(values) {
                 row.push(value);
             }
         }
+        self.rows = Rows::Cells(rows);
         self.columns.push(Column { name, ty: ColumnType::Null });
         self.infer_types();
         Ok(self)
@@ -225,16 +246,25 @@ impl Table {
         &self.columns
     }
 
-    /// The rows, each as long as [`columns`](Table::columns).
-    pub fn rows(&self) -> &[Vec<Value>] {
-        &self.rows
+    /// The rows, each as long as [`columns`](Table::columns): a copy (read
+    /// back from the JSON text they were written to, for a table made by
+    /// [`from_rows`](Table::from_rows)).
+    pub fn rows(&self) -> Vec<Vec<Value>> {
+        self.rows.clone().into_cells()
+    }
+
+    /// How many rows the table has.
+    pub fn row_count(&self) -> usize {
+        self.rows.len()
     }
 
     fn infer_types(&mut self) {
         // Row by row, the order the cells are in memory.
         let mut types = vec![ColumnType::Null; self.columns.len()];
-        for row in &self.rows {
-            unify_row(&mut types, row);
+        if let Rows::Cells(rows) = &self.rows {
+            for row in rows {
+                unify_row(&mut types, row);
+            }
         }
         for (column, ty) in self.columns.iter_mut().zip(types) {
             column.ty = ty;
@@ -250,8 +280,8 @@ impl Table {
         let mut markdown = String::new();
         push_row(&mut markdown, self.columns.iter().map(|column| escape_cell(&column.name)));
         push_row(&mut markdown, self.columns.iter().map(|_| "---".to_owned()));
-        for row in self.rows.iter().take(self.preview_rows) {
-            push_row(&mut markdown, row.iter().map(cell_text));
+        for index in 0..total.min(self.preview_rows) {
+            push_row(&mut markdown, self.rows.row(index).iter().map(cell_text));
         }
         markdown.push('\n');
         let shown = total.min(self.preview_rows);
@@ -264,11 +294,19 @@ impl Table {
         markdown
     }
 
-    /// The `df` payload: `{"columns": [...], "rows": [...]}`.
-    pub(crate) fn into_df(self) -> Value {
+    /// The `df` payload: `{"columns": [...], "rows": [...]}`; rows written
+    /// as JSON text are kept in `parts`, and `rows` is their marker.
+    pub(crate) fn into_df(self, parts: &mut RawParts) -> Value {
         let columns = self.columns.iter().map(|column| json!({ "name": column.name, "type": column.ty })).collect();
-        let rows = self.rows.into_iter().map(Value::Array).collect();
-        Value::Object(payload([("columns", Value::Array(columns)), ("rows", Value::Array(rows))]))
+        let rows = match self.rows {
+            Rows::Cells(rows) => Value::Array(rows.into_iter().map(Value::Array).collect()),
+            Rows::Written { json, starts } => {
+                drop(starts);
+                // Without a marker, the rows are parsed back: the table is sent all the same.
+                parts.add(json).unwrap_or_else(|json| serde_json::from_slice(&json).unwrap_or_default())
+            }
+        };
+        Value::Object(payload([("columns", Value::Array(columns)), ("rows", rows)]))
     }
 }
 
@@ -321,14 +359,16 @@ impl IntoToolResult for Table {
         let value = self.to_markdown();
         let presentation = self.presentation.clone();
         let structured = self.structured;
-        let df = self.into_df();
+        let mut parts = RawParts::default();
+        let df = self.into_df(&mut parts);
         let native = structured.then(|| Value::Object(payload([("structuredContent", df.clone())])));
         let artifact = Artifact::new(Kind::Table, payload([("df", df)]));
         let result = ToolResult::new(value).with_artifact(presentation.apply(artifact));
-        match native {
+        let result = match native {
             Some(native) => result.with_extra(NATIVE_EXTRA_KEY, native),
             None => result,
-        }
+        };
+        result.with_raw_parts(parts)
     }
 
     fn is_rich() -> bool {

@@ -32,6 +32,9 @@ impl Text {
 
 impl IntoToolResult for Text {
     fn into_tool_result(self) -> ToolResult {
+        if self.presentation == Presentation::default() {
+            return ToolResult::text(self.text);
+        }
         let artifact = Artifact::new(Kind::Text, payload([("text", Value::from(self.text.as_str()))]));
         ToolResult::new(self.text).with_artifact(self.presentation.apply(artifact))
     }

@@ -9,6 +9,7 @@ use crate::mcp::{
     ARTIFACT_META_KEY, CallToolResult, ContentBlock, FROM_STRUCTURED_KEY, MediaContent, NATIVE_EXTRA_KEY,
     restore_from_structured,
 };
+use crate::raw_json::RawParts;
 
 /// The `CallToolResult` for a result's parts (see
 /// [`ToolResult::into_call_result`](super::ToolResult::into_call_result)).
@@ -55,6 +56,22 @@ pub(super) fn call_result(
         structured_content: structured,
         is_error: is_error.then_some(true),
         meta: (!meta.is_empty()).then_some(meta),
+    }
+}
+
+/// When `call`'s lone text block is its structured content's JSON text,
+/// written once (a [`Json`](crate::Json)'s value), makes the block a marker
+/// of that text quoted: the text is escaped straight from the JSON, once,
+/// when it is written out.
+pub(super) fn quote_structured_text(call: &mut CallToolResult, parts: &mut RawParts) {
+    let Some(structured) = &call.structured_content else { return };
+    let Some(json) = parts.json_text(structured) else { return };
+    let [ContentBlock::Text(block)] = call.content.as_mut_slice() else { return };
+    if block.annotations.is_some() || block.meta.is_some() || block.text.as_bytes() != json {
+        return;
+    }
+    if let Some(Value::String(marker)) = parts.quoted(structured) {
+        block.text = marker;
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod adapt;
 mod event;
+mod extra;
 mod lower;
 
 pub use event::ToolResultEvent;
@@ -18,7 +19,9 @@ use serde_json::{Map, Value};
 use crate::access::Channels;
 use crate::artifact::{Artifact, ArtifactRef, Versions};
 use crate::display::Display;
-use crate::mcp::CallToolResult;
+use crate::mcp::{CallToolResult, ProtocolVersion};
+use crate::raw_json::RawParts;
+use extra::Extra;
 
 /// What a tool returns, in three deliberately separate channels:
 ///
@@ -44,7 +47,7 @@ pub struct ToolResult {
     #[serde(default)]
     is_error: bool,
     #[serde(default)]
-    extra: Map<String, Value>,
+    extra: Extra,
     #[serde(flatten)]
     metadata: Map<String, Value>,
     #[serde(skip)]
@@ -65,7 +68,7 @@ impl ToolResult {
         ToolResult {
             value: value.into(),
             is_error: false,
-            extra: Map::new(),
+            extra: Extra::default(),
             metadata: Map::new(),
             display_trusted: false,
             text_from_structured: false,
@@ -101,7 +104,7 @@ impl ToolResult {
     #[must_use]
     pub fn with_display(mut self, display: Display) -> Self {
         self.display_trusted = display.is_trusted();
-        self.extra.insert("display".into(), display.to_value());
+        self.extra.entries_mut().insert("display".into(), display.to_value());
         self
     }
 
@@ -123,7 +126,7 @@ impl ToolResult {
         if key == "codeagent" || key == crate::mcp::NATIVE_EXTRA_KEY {
             self.text_from_structured = false;
         }
-        self.extra.insert(key, value);
+        self.extra.entries_mut().insert(key, value);
         self
     }
 
@@ -154,7 +157,7 @@ impl ToolResult {
 
     /// All of `extra`.
     pub fn extra(&self) -> &Map<String, Value> {
-        &self.extra
+        self.extra.get()
     }
 
     /// All of `extra`, to add or change metadata. A display set from trusted
@@ -162,7 +165,7 @@ impl ToolResult {
     pub fn extra_mut(&mut self) -> &mut Map<String, Value> {
         self.display_trusted = false;
         self.text_from_structured = false;
-        &mut self.extra
+        self.extra.get_mut()
     }
 
     /// Top-level metadata other than the three channels, such as the `request`
@@ -234,6 +237,45 @@ impl ToolResult {
         lower::call_result(value, is_error, extra, text_from_structured)
     }
 
+    /// The MCP wire JSON of the result as `version` sends it, for a tool
+    /// whose output schema is `output_schema`: the text of
+    /// `into_call_result().into_wire(version, output_schema)`, written the
+    /// way the server writes it, with large data that was written to JSON
+    /// text when it was read (the rows of [`Table::from_rows`](crate::Table::from_rows),
+    /// the content of a [`Json`](crate::Json)) copied in as it is rather
+    /// than parsed back into values.
+    ///
+    /// ```
+    /// use codeagent_core::IntoToolResult;
+    /// use codeagent_core::mcp::ProtocolVersion;
+    ///
+    /// let result = codeagent_core::Json(vec![1, 2]).into_tool_result();
+    /// let wire = result.clone().into_wire_json(ProtocolVersion::LATEST, None);
+    /// let tree = result.into_call_result().into_wire(ProtocolVersion::LATEST, None);
+    /// assert_eq!(wire, tree.to_string());
+    /// ```
+    pub fn into_wire_json(self, version: ProtocolVersion, output_schema: Option<&Value>) -> String {
+        let (call, mut parts) = self.into_call_result_raw();
+        let wire = call.into_wire_raw(version, output_schema, &mut parts);
+        // Written by serde_json and copied from its output: UTF-8.
+        String::from_utf8(parts.to_vec(&wire)).unwrap_or_default()
+    }
+
+    /// [`into_call_result`](ToolResult::into_call_result) for the server,
+    /// which writes the result out: large data still written as JSON text
+    /// stays so, as markers in the `CallToolResult` standing for `RawParts`.
+    pub(crate) fn into_call_result_raw(self) -> (CallToolResult, RawParts) {
+        let ToolResult { value, is_error, extra, text_from_structured, .. } = self;
+        // A text artifact that repeats a successful result's value is left out
+        // of the wire anyway: it is not made.
+        let (extra, mut parts) = extra.into_raw(is_error);
+        let mut call = lower::call_result(value, is_error, extra, text_from_structured);
+        if !parts.is_empty() {
+            lower::quote_structured_text(&mut call, &mut parts);
+        }
+        (call, parts)
+    }
+
     /// Reads an MCP `CallToolResult` from any server as a three-channel result.
     ///
     /// The value is the text of its text blocks (and embedded text resources),
@@ -262,10 +304,11 @@ impl ToolResult {
 
     /// Splits the result into its value, error flag and `extra`.
     pub fn into_parts(self) -> (String, bool, Map<String, Value>) {
-        (self.value, self.is_error, self.extra)
+        (self.value, self.is_error, self.extra.into_map())
     }
 
     fn from_parts(value: String, is_error: bool, extra: Map<String, Value>, metadata: Map<String, Value>) -> Self {
+        let extra = Extra::from_map(extra);
         ToolResult {
             value,
             is_error,
@@ -277,6 +320,23 @@ impl ToolResult {
         }
     }
 
+    /// A successful result whose artifact is the text artifact of `value`
+    /// (what [`Text`](crate::Text) without title or icon lowers to), made
+    /// only when someone reads it.
+    pub(crate) fn text(value: String) -> Self {
+        let extra = Extra::text_artifact(value.clone());
+        ToolResult { extra, ..ToolResult::new(value) }
+    }
+
+    /// Adds the JSON texts that markers in `extra` stand for (a table's
+    /// rows written once, see `raw_json`).
+    pub(crate) fn with_raw_parts(mut self, parts: RawParts) -> Self {
+        if !parts.is_empty() {
+            self.extra.add_parts(parts);
+        }
+        self
+    }
+
     /// Records that the artifact's text is the structured content
     /// pretty-printed (see [`Json`](crate::Json)).
     pub(crate) fn with_text_from_structured(mut self) -> Self {
@@ -285,7 +345,7 @@ impl ToolResult {
     }
 
     fn set_raw_artifact(&mut self, artifact: Value) {
-        let codeagent = self.extra.entry("codeagent").or_insert_with(|| Value::Object(Map::new()));
+        let codeagent = self.extra.entries_mut().entry("codeagent").or_insert_with(|| Value::Object(Map::new()));
         if !codeagent.is_object() {
             *codeagent = Value::Object(Map::new());
         }
@@ -301,11 +361,11 @@ impl Channels for ToolResult {
     }
 
     fn raw_artifact(&self) -> Option<&Value> {
-        self.extra.get("codeagent")?.get("artifact").filter(|value| !value.is_null())
+        self.extra.get().get("codeagent")?.get("artifact").filter(|value| !value.is_null())
     }
 
     fn raw_display(&self) -> Option<&Value> {
-        self.extra.get("display").filter(|value| !value.is_null())
+        self.extra.get().get("display").filter(|value| !value.is_null())
     }
 
     fn reports_error(&self) -> bool {

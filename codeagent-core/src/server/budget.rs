@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::mcp::{ARTIFACT_META_KEY, ContentBlock, ProtocolVersion, ResourceLink};
+use crate::raw_json::RawParts;
 use crate::toolbox::ResultBudget;
 
 /// The prefix of the URIs of kept results: `codeagent://results/<32 hex digits>`.
@@ -204,9 +205,26 @@ impl io::Write for Counter {
     }
 }
 
-/// Whether `value` serialises to more than `limit` bytes; the work stops at the limit.
+/// Whether `value` serialises to more than `limit` bytes; the work stops at
+/// the limit, and is not done at all when a bound taken without writing
+/// (most results) is within it.
 fn exceeds(value: &Value, limit: usize) -> bool {
-    serde_json::to_writer(Counter { count: 0, limit }, value).is_err()
+    size_bound(value) > limit && serde_json::to_writer(Counter { count: 0, limit }, value).is_err()
+}
+
+/// At least the serialised size of `value`: each character of a string
+/// counted as escaped to six bytes, each number as 32.
+fn size_bound(value: &Value) -> usize {
+    let string = |text: &str| 2 + 6 * text.len();
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 32,
+        Value::String(text) => string(text),
+        Value::Array(items) => items.iter().fold(2, |size, item| size.saturating_add(size_bound(item) + 1)),
+        Value::Object(map) => {
+            map.iter().fold(2, |size, (key, item)| size.saturating_add(string(key) + size_bound(item) + 2))
+        }
+    }
 }
 
 /// The serialised size of `value`.
@@ -233,14 +251,30 @@ pub(crate) struct Call<'a> {
     pub(crate) has_output_schema: bool,
 }
 
-/// `wire` (the result as an unbudgeted server sends it) if it is within
-/// budget; else its preview, the whole kept in `store`, and the URI it is
-/// kept at.
-pub(crate) fn bounded(store: &ResultStore, call: &Call<'_>, wire: Value) -> (Value, Option<String>) {
-    let over = call.value_over || call.budget.wire_bytes().is_some_and(|limit| exceeds(&wire, limit));
+/// `wire` (the result as an unbudgeted server sends it, holding markers of
+/// `parts`) if it is within budget; else its preview (with the markers
+/// replaced, and `parts` emptied), the whole kept in `store`, and the URI it
+/// is kept at.
+pub(crate) fn bounded(
+    store: &ResultStore,
+    call: &Call<'_>,
+    mut wire: Value,
+    parts: &mut RawParts,
+) -> (Value, Option<String>) {
+    let over = call.value_over
+        || call.budget.wire_bytes().is_some_and(|limit| {
+            if parts.is_empty() {
+                exceeds(&wire, limit)
+            } else {
+                parts.write(&wire, &mut Counter { count: 0, limit }).is_err()
+            }
+        });
     if !over {
         return (wire, None);
     }
+    // The preview reads the data: as values.
+    parts.materialise(&mut wire);
+    *parts = RawParts::default();
     let document = match serde_json::to_string(&wire) {
         Ok(document) => document,
         // A `Value` always serialises; should it not, the result goes out whole.

@@ -2,6 +2,9 @@
 
 use serde_json::{Map, Value};
 
+use super::outgoing::Outgoing;
+use crate::raw_json::RawParts;
+
 /// Invalid JSON was received.
 pub const PARSE_ERROR: i64 = -32700;
 /// The JSON sent is not a valid request object.
@@ -297,13 +300,19 @@ fn envelope(id: Option<&Value>, key: &str, value: Value) -> Value {
 }
 
 /// A success response.
-pub(crate) fn result_message(id: &Value, result: Value) -> Value {
-    envelope(Some(id), "result", result)
+pub(crate) fn result_message(id: &Value, result: Value) -> Outgoing {
+    Outgoing::Result { id: id.clone(), result, parts: RawParts::default() }
+}
+
+/// A success response whose result holds markers of `parts` (a tool's
+/// result with large data written once, see `raw_json`).
+pub(crate) fn raw_result_message(id: &Value, result: Value, parts: RawParts) -> Outgoing {
+    Outgoing::Result { id: id.clone(), result, parts }
 }
 
 /// An error response.
-pub(crate) fn error_message(id: &Value, error: &RpcError) -> Value {
-    envelope(Some(id), "error", error.to_value())
+pub(crate) fn error_message(id: &Value, error: &RpcError) -> Outgoing {
+    Outgoing::Tree(envelope(Some(id), "error", error.to_value()))
 }
 
 /// A notification.

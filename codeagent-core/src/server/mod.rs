@@ -20,6 +20,7 @@ mod lines;
 pub mod middleware;
 #[cfg(feature = "otel")]
 pub mod otel;
+mod outgoing;
 mod outlet;
 mod peer;
 #[cfg(feature = "skills")]

@@ -21,6 +21,7 @@ use tokio::task::JoinSet;
 use super::engine::{Engine, Reply, Route};
 use super::jsonrpc::{INVALID_REQUEST, Incoming, RpcError, read};
 use super::lines::{Line, LineReader};
+use super::outgoing::Outgoing;
 use super::outlet::Outlet;
 use super::peer::Peer;
 
@@ -49,10 +50,16 @@ fn line(message: &Value) -> Vec<u8> {
     bytes
 }
 
+/// Appends response `message` to `bytes` as one line.
+fn append_response(bytes: &mut Vec<u8>, message: &Outgoing) {
+    message.write_to(bytes);
+    bytes.push(b'\n');
+}
+
 impl Lines {
     /// Sends a response, waiting for room.
-    async fn send(&self, message: &Value) {
-        let _ = self.0.send(line(message)).await;
+    async fn send(&self, message: Outgoing) {
+        let _ = self.0.send(message.into_line()).await;
     }
 
     /// Sends lines already written, waiting for room.
@@ -112,16 +119,16 @@ where
             Err(error) => break Err(error),
         };
         match engine.receive(&peer, message, &route) {
-            Reply::Now(Some(response)) => append_line(&mut answered, &response),
+            Reply::Now(Some(response)) => append_response(&mut answered, &response),
             Reply::Now(None) => {}
             Reply::Later(mut pending) => match poll_once(&mut pending).await {
-                Poll::Ready(Some(response)) => append_line(&mut answered, &response),
+                Poll::Ready(Some(response)) => append_response(&mut answered, &response),
                 Poll::Ready(None) => {}
                 Poll::Pending => {
                     let out = out.clone();
                     requests.spawn(async move {
                         if let Some(response) = pending.await {
-                            out.send(&response).await;
+                            out.send(response).await;
                         }
                     });
                 }

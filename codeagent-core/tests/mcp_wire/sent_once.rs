@@ -137,3 +137,21 @@ pub(crate) fn a_bad_row_is_named_with_its_field() {
     let error = Table::from_rows(&[Narrow { id: 1 }]).map(|_| ()).and(Table::from_rows(&[1, 2]).map(|_| ()));
     assert!(error.unwrap_err().message().contains("table row 0 is not a record"));
 }
+
+#[test]
+pub(crate) fn data_written_once_is_written_to_the_wire_as_its_tree_would_be() {
+    let table = Table::from_rows(&sales()).unwrap();
+    let results = [
+        (table.clone().into_tool_result(), Table::output_schema()),
+        (table.with_structured_content().into_tool_result(), Table::output_schema()),
+        (Json(sales()).into_tool_result(), Json::<Vec<Sale>>::output_schema()),
+        (Json(sales().remove(0)).into_tool_result(), Json::<Sale>::output_schema()),
+    ];
+    for (result, schema) in results {
+        for &version in ProtocolVersion::ALL {
+            let tree = result.clone().into_call_result().into_wire(version, schema.as_ref());
+            let written = result.clone().into_wire_json(version, schema.as_ref());
+            assert_eq!(written, serde_json::to_string(&tree).unwrap(), "{version}");
+        }
+    }
+}

@@ -11,6 +11,7 @@ use tokio::task::JoinSet;
 use super::{Engine, Reply, Route};
 use crate::mcp::{Method, ProtocolVersion};
 use crate::server::jsonrpc::{INVALID_REQUEST, Incoming, RpcError, classify, error_message};
+use crate::server::outgoing::Outgoing;
 use crate::server::peer::Peer;
 
 impl Engine {
@@ -64,10 +65,10 @@ impl Engine {
 
 /// The batch's responses in request order; none when every message was a
 /// notification (or a cancelled request).
-fn assemble(mut answered: Vec<(usize, Value)>) -> Option<Value> {
+fn assemble(mut answered: Vec<(usize, Outgoing)>) -> Option<Outgoing> {
     if answered.is_empty() {
         return None;
     }
     answered.sort_by_key(|(position, _)| *position);
-    Some(Value::Array(answered.into_iter().map(|(_, response)| response).collect()))
+    Some(Outgoing::batch(answered.into_iter().map(|(_, response)| response).collect()))
 }

@@ -9,9 +9,13 @@ use super::call_refusal::with_error_artifact;
 use super::input::{Round, Subject, stuck};
 use super::task_call::{Detachable, TaskMode};
 use super::{CANCEL_GRACE, Engine, Reply, Route, refused, request_context};
+use crate::raw_json::RawParts;
 use crate::server::budget::{self, Call};
 use crate::server::era::Era;
-use crate::server::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, result_message};
+use crate::server::jsonrpc::{
+    INTERNAL_ERROR, INVALID_PARAMS, RpcError, error_message, raw_result_message, result_message,
+};
+use crate::server::outgoing::Outgoing;
 use crate::server::peer::{Peer, Slot};
 use crate::toolbox::{Context, StartedCall, ToolSpec};
 
@@ -24,6 +28,9 @@ struct Started {
 }
 
 /// How a tool call ended.
+// It lives on the stack for one match; boxing the result would cost an
+// allocation per call.
+#[allow(clippy::large_enum_variant)]
 enum Outcome {
     Finished(crate::ToolResult),
     /// 2026-07-28: a question has no answer yet.
@@ -112,7 +119,7 @@ impl Engine {
         slot: &Slot,
         route: &Route,
         started: Started,
-    ) -> Option<Value> {
+    ) -> Option<Outgoing> {
         let Started { mut call, round, detachable } = started;
         let link = detachable.as_ref().map(|detachable| Arc::clone(&detachable.link));
         let hangup = route.hangup.clone().unwrap_or_default();
@@ -158,11 +165,11 @@ impl Engine {
                 if !owed {
                     return None;
                 }
-                let (wire, kept) = self.call_result(era, call.spec(), result);
+                let (wire, parts, kept) = self.call_result(era, call.spec(), result);
                 if let Some(uri) = kept {
                     self.share_result(&uri).await;
                 }
-                return Some(result_message(&id, wire));
+                return Some(raw_result_message(&id, wire, parts));
             }
             Outcome::InputRequired => {
                 // The tool waits on a question this round cannot answer: it ends here.
@@ -235,11 +242,20 @@ impl Engine {
     /// The response to a finished tool call: the result as the era sends
     /// it, or its preview when it is over the tool's (or the server's)
     /// budget, with the URI the whole is kept at.
-    pub(crate) fn call_result(&self, era: Era, tool: &ToolSpec, result: crate::ToolResult) -> (Value, Option<String>) {
+    /// Large data written as JSON text when the tool's output was read stays
+    /// so: the result holds markers of the parts returned, and the response
+    /// is written around it (see `raw_json`).
+    pub(crate) fn call_result(
+        &self,
+        era: Era,
+        tool: &ToolSpec,
+        result: crate::ToolResult,
+    ) -> (Value, RawParts, Option<String>) {
         let schema = tool.definition().output_schema.as_ref();
         let budget = tool.result_budget().unwrap_or(self.budget);
         let value_over = budget.value_bytes().is_some_and(|limit| result.value().len() > limit);
-        let wire = result.into_call_result().into_wire(era.version, schema);
+        let (call, mut parts) = result.into_call_result_raw();
+        let wire = call.into_wire_raw(era.version, schema, &mut parts);
         let (wire, kept) = if budget.is_unlimited() {
             (wire, None)
         } else {
@@ -250,9 +266,9 @@ impl Engine {
                 value_over,
                 has_output_schema: schema.is_some(),
             };
-            budget::bounded(&self.results, &call, wire)
+            budget::bounded(&self.results, &call, wire, &mut parts)
         };
-        (self.finish(era, wire), kept)
+        (self.finish(era, wire), parts, kept)
     }
 
     /// Copies kept result `uri` to the shared store, when there is one, so

@@ -32,6 +32,7 @@ use super::budget::ResultStore;
 use super::era::Era;
 use super::info::ServerInfo;
 use super::jsonrpc::{Incoming, METHOD_NOT_FOUND, Request, RpcError, error_message, result_message};
+use super::outgoing::Outgoing;
 use super::outlet::{Outlet, RequestNotifier};
 use super::peer::{Peer, Slot};
 use super::state::StateKeys;
@@ -115,12 +116,12 @@ impl Route {
 }
 
 /// A response that is still being worked out (`None`: none is owed).
-pub(crate) type Pending = Pin<Box<dyn Future<Output = Option<Value>> + Send + 'static>>;
+pub(crate) type Pending = Pin<Box<dyn Future<Output = Option<Outgoing>> + Send + 'static>>;
 
 /// The engine's answer to a message.
 pub(crate) enum Reply {
     /// Decided at once: the message to send, if any.
-    Now(Option<Value>),
+    Now(Option<Outgoing>),
     /// Decided when the future finishes (a tool call, a batch, a stream).
     Later(Pending),
 }

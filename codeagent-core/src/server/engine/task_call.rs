@@ -267,7 +267,10 @@ impl Engine {
                     task.update(|record| record.fail(INTERNAL_ERROR, message));
                 }
                 None => {
-                    let (wire, kept) = self.call_result(era, call.spec(), result);
+                    let (mut wire, parts, kept) = self.call_result(era, call.spec(), result);
+                    // The task's record keeps the result as a tree (written once
+                    // data parsed back, see `raw_json`).
+                    parts.materialise(&mut wire);
                     if let Some(uri) = kept {
                         self.share_result(&uri).await;
                     }

@@ -11,7 +11,6 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
-use serde_json::Value;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
@@ -20,6 +19,7 @@ use super::respond::{accepted, json};
 use super::resume::{StreamLogs, resumable};
 use crate::server::engine::{Engine, Pending, Reply, Route};
 use crate::server::jsonrpc::{Incoming, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY};
+use crate::server::outgoing::Outgoing;
 use crate::server::outlet::Outlet;
 use crate::server::peer::Peer;
 
@@ -62,7 +62,7 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
     };
     let mut pending = match engine.receive(peer, message, &route) {
         Reply::Now(None) => return accepted(),
-        Reply::Now(Some(message)) => return json(status(&how, &message), &message),
+        Reply::Now(Some(message)) => return json(status(&how, &message), message),
         Reply::Later(pending) => pending,
     };
     drop(route);
@@ -75,14 +75,14 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
         && receiver.is_empty()
     {
         return match message {
-            Some(message) => json(status(&how, &message), &message),
+            Some(message) => json(status(&how, &message), message),
             None => StatusCode::NO_CONTENT.into_response(),
         };
     }
     if !how.sse {
         drop(sender);
         return match run_to_json(pending, hangup).await {
-            Some(message) => json(status(&how, &message), &message),
+            Some(message) => json(status(&how, &message), message),
             None => StatusCode::NO_CONTENT.into_response(),
         };
     }
@@ -90,7 +90,7 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
         // Over SSE the client hangs up by closing the stream.
         let response = drive(pending, hangup, sender.closed()).await;
         if let Some(response) = response {
-            let _ = sender.send(Out::Last(response.to_string())).await;
+            let _ = sender.send(Out::Last(response.into_string())).await;
         }
     });
     match how.logs {
@@ -100,14 +100,14 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
 }
 
 /// Polls `pending` once, in the request's task.
-async fn poll_once(pending: &mut Pending) -> Poll<Option<Value>> {
+async fn poll_once(pending: &mut Pending) -> Poll<Option<Outgoing>> {
     std::future::poll_fn(|cx| Poll::Ready(pending.as_mut().poll(cx))).await
 }
 
 /// Runs `pending` in a task of its own, so it finishes even when the client
 /// goes away; over JSON the client hangs up by dropping the request, which
 /// drops the handler waiting here.
-async fn run_to_json(pending: Pending, hangup: Option<CancellationToken>) -> Option<Value> {
+async fn run_to_json(pending: Pending, hangup: Option<CancellationToken>) -> Option<Outgoing> {
     let (sender, receiver) = oneshot::channel();
     tokio::spawn(async move {
         let mut sender = sender;
@@ -123,7 +123,7 @@ async fn drive(
     mut pending: Pending,
     hangup: Option<CancellationToken>,
     gone: impl Future<Output = ()>,
-) -> Option<Value> {
+) -> Option<Outgoing> {
     let Some(hangup) = hangup else { return pending.await };
     tokio::select! {
         response = &mut pending => response,
@@ -138,8 +138,8 @@ async fn drive(
 /// era (so clients tell it from a legacy 404), 400 for a missing client
 /// capability (2026-07-28) and for a batch refused whole (one error instead
 /// of an array), 200 otherwise.
-fn status(how: &Answering<'_>, message: &Value) -> StatusCode {
-    let code = message.get("error").and_then(|error| error.get("code")).and_then(Value::as_i64);
+fn status(how: &Answering<'_>, message: &Outgoing) -> StatusCode {
+    let code = message.error_code();
     if how.modern && code == Some(METHOD_NOT_FOUND) {
         StatusCode::NOT_FOUND
     } else if (how.modern && code == Some(MISSING_CLIENT_CAPABILITY)) || (how.batch && message.is_object()) {

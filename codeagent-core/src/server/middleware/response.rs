@@ -6,6 +6,7 @@ use super::Request;
 use crate::mcp::ProtocolVersion;
 use crate::output::call_error;
 use crate::server::jsonrpc::RpcError;
+use crate::server::outgoing::Outgoing;
 
 /// The answer to a request: a result, a JSON-RPC error, or none (the
 /// request was cancelled, or the client went away, so nothing is sent).
@@ -104,8 +105,18 @@ impl Response {
     }
 
     /// The response a JSON-RPC message carries (`result` or `error`).
-    pub(crate) fn from_message(message: Option<Value>) -> Self {
-        let Some(Value::Object(mut message)) = message else { return Response::none() };
+    /// Large data written once (see `raw_json`) is read back, so middleware
+    /// sees the whole result as a tree.
+    pub(crate) fn from_message(message: Option<Outgoing>) -> Self {
+        let message = match message {
+            Some(Outgoing::Result { mut result, parts, .. }) => {
+                parts.materialise(&mut result);
+                return Response::result(result);
+            }
+            Some(message) => message.into_value(),
+            None => return Response::none(),
+        };
+        let Value::Object(mut message) = message else { return Response::none() };
         if let Some(result) = message.remove("result") {
             return Response::result(result);
         }
