@@ -15,7 +15,7 @@ use crate::schema_ref::followed;
 /// serde's own message wins when serde refuses the arguments too.
 ///
 /// Only serde's part is generic: the expansion of every `#[tool]` calls this,
-/// so everything else is in [`checked_arguments`] and [`refused`], compiled
+/// so everything else is in `checked_arguments` and `refused`, compiled
 /// once here rather than once per tool in the user's crate.
 pub fn decode_arguments<A: DeserializeOwned>(spec: &ToolSpec, call: &mut ToolCall) -> Result<A, ToolError> {
     let Checked { arguments, violation } = checked_arguments(spec, call)?;
