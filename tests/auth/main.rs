@@ -13,6 +13,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod issuer;
+mod paths;
 mod python;
 mod refusals;
 

@@ -25,8 +25,16 @@ async fn security_foreign_host_is_403() {
     bounded(async {
         let served = endpoint().await;
         let discover = modern(1, "server/discover", json!({}));
-        for host in ["evil.example.com", "evil.example.com:80", "127.0.0.1.evil.example.com"] {
-            let response = modern_post(served.addr, &discover).header("host", host).send().await;
+        let port = served.addr.port();
+        let malformed = [
+            format!("127.0.0.1:{port}@evil.example"),
+            format!("user@127.0.0.1:{port}"),
+            format!("127.0.0.1:{port}/evil"),
+            format!("localhost:{port}x"),
+        ];
+        let foreign = ["evil.example.com", "evil.example.com:80", "127.0.0.1.evil.example.com"];
+        for host in foreign.iter().map(|host| host.to_string()).chain(malformed) {
+            let response = modern_post(served.addr, &discover).header("host", host.clone()).send().await;
             let error = expect_error(response, StatusCode::FORBIDDEN, INVALID_REQUEST, Value::Null, V2026).await;
             assert!(error["error"]["message"].as_str().unwrap().contains("Host"), "{error}");
         }
@@ -45,7 +53,9 @@ async fn security_foreign_origin_is_403() {
     bounded(async {
         let served = endpoint().await;
         let discover = modern(1, "server/discover", json!({}));
-        for origin in ["http://evil.example.com", "https://evil.example.com:8443", "null"] {
+        let malformed = ["http://localhost@evil.example", "http://127.0.0.1:1@evil.example", "http://localhost/x"];
+        let foreign = ["http://evil.example.com", "https://evil.example.com:8443", "null", "file://localhost"];
+        for origin in foreign.into_iter().chain(malformed) {
             let response = modern_post(served.addr, &discover).header("origin", origin).send().await;
             let error = expect_error(response, StatusCode::FORBIDDEN, INVALID_REQUEST, Value::Null, V2026).await;
             assert!(error["error"]["message"].as_str().unwrap().contains("Origin"), "{error}");

@@ -12,7 +12,11 @@ use super::{call, modern, server};
 use crate::common::V2025_11;
 use crate::common::client::{Client, Transport};
 
-over_both!(the_request_log_names_method_tool_outcome_and_duration, the_span_continues_the_callers_traceparent);
+over_both!(
+    the_request_log_names_method_tool_outcome_and_duration,
+    the_span_continues_the_callers_traceparent,
+    a_hostile_name_cannot_forge_a_log_line_or_drive_the_terminal
+);
 
 /// Everything the test subscriber wrote.
 fn written() -> &'static Mutex<Vec<u8>> {
@@ -112,6 +116,24 @@ async fn the_span_continues_the_callers_traceparent(transport: Transport) {
             && line.contains("parent_span_id=\"b7ad6b7169203331\"")),
         "{transport}: {lines:?}"
     );
+}
+
+/// A tool name and a trace id sent by a client (issue #34: log forging,
+/// terminal injection): written escaped, on the request's own line.
+async fn a_hostile_name_cannot_forge_a_log_line_or_drive_the_terminal(transport: Transport) {
+    capture();
+    let server = server().with_middleware(Trace::new()).with_middleware(RequestLog::new());
+    let mut client = Client::start(transport, server).await;
+    client.initialize(V2025_11).await;
+    let marker = format!("forged-{transport}");
+    let hostile = format!("x\n2026-12-07T00:00:00Z  INFO {marker} admin logged in\u{1b}]0;pwned\u{7}\u{1b}[2J");
+    client.error(1, "tools/call", call(&hostile, json!({}))).await;
+    assert!(wait_for(|| !lines_with(&marker).is_empty()).await, "{transport}: the request is logged");
+    let written = String::from_utf8_lossy(&written().lock().unwrap()).into_owned();
+    for line in written.lines().filter(|line| line.contains(&marker)) {
+        assert!(line.contains("codeagent::request"), "{transport}: a line of its own was forged: {line}");
+        assert!(!line.contains('\u{1b}') && !line.contains('\u{7}'), "{transport}: raw control characters: {line:?}");
+    }
 }
 
 /// Waits (up to five seconds) for `done`.

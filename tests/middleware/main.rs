@@ -36,6 +36,7 @@ mod limits;
 mod log;
 #[cfg(feature = "rate-limit")]
 mod rate;
+mod scopes;
 mod shaping;
 
 use codeagent::server::middleware::Caller;

@@ -39,7 +39,10 @@ impl Asker for LegacyAsker {
         if !self.outlet.carries_requests() {
             return Box::pin(std::future::ready(Err(AskError::Unreachable(method))));
         }
-        let (id, answer) = self.peer.ask();
+        let (id, answer) = match self.peer.ask() {
+            Ok(question) => question,
+            Err(error) => return Box::pin(std::future::ready(Err(AskError::NoRandomness(error)))),
+        };
         let params = ask.method.params_for(ask.params, self.version);
         let request = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
         if !self.outlet.push(&request) {

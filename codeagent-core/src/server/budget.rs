@@ -143,7 +143,10 @@ impl ResultStore {
     /// Keeps `document` from `now`, making room by dropping the oldest
     /// results; its URI, or `None` when it cannot be kept (larger than the
     /// whole store, a zero time to keep, or no random id to name it by).
-    pub(crate) fn keep(&self, document: String, now: Instant) -> Option<String> {
+    ///
+    /// A result made for `owner` (a caller's [identity](crate::toolbox::Caller::identity))
+    /// is that caller's alone: [`get`](Self::get) finds it for them only.
+    pub(crate) fn keep(&self, document: String, now: Instant, owner: Option<&str>) -> Option<String> {
         let cost = document.len() + ENTRY_OVERHEAD;
         if cost > self.limit || self.ttl.is_zero() {
             return None;
@@ -151,31 +154,47 @@ impl ResultStore {
         let id = random_id()?;
         let expires = now.checked_add(self.ttl)?;
         let document = Arc::new(document);
+        let slot = slot(&id, owner);
         let mut kept = self.lock();
         kept.drop_expired(now);
         while kept.bytes + cost > self.limit && !kept.order.is_empty() {
             kept.drop_oldest();
         }
         kept.bytes += cost;
-        kept.order.push_back(id.clone());
-        kept.entries.insert(id.clone(), Entry { document, expires });
+        kept.order.push_back(slot.clone());
+        kept.entries.insert(slot, Entry { document, expires });
         Some(format!("{RESULT_URI_PREFIX}{id}"))
     }
 
-    /// The result kept at `uri`, unless it expired or gave way (or never was).
-    pub(crate) fn get(&self, uri: &str, now: Instant) -> Option<Found> {
+    /// The result kept at `uri` for `owner`, unless it expired or gave way
+    /// (or never was, or was another caller's).
+    pub(crate) fn get(&self, uri: &str, now: Instant, owner: Option<&str>) -> Option<Found> {
         let id = uri.strip_prefix(RESULT_URI_PREFIX)?;
         let mut kept = self.lock();
         kept.drop_expired(now);
-        let entry = kept.entries.get(id)?;
+        let entry = kept.entries.get(&slot(id, owner))?;
         Some(Found { document: Arc::clone(&entry.document), remaining: entry.expires.saturating_duration_since(now) })
     }
 }
 
-/// The key of kept result `uri` in a shared store.
+/// Where result `id` of `owner` is kept: its id alone without an owner;
+/// with one, the id and a digest of the owner, so that a read by anyone
+/// else looks elsewhere and finds nothing.
+fn slot(id: &str, owner: Option<&str>) -> String {
+    match owner {
+        None => id.to_owned(),
+        Some(owner) => {
+            let digest = hmac_sha256::Hash::hash(owner.as_bytes());
+            let digest: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+            format!("{id}.{digest}")
+        }
+    }
+}
+
+/// The key of kept result `uri` of `owner` in a shared store.
 #[cfg(feature = "http")]
-pub(crate) fn shared_key(uri: &str) -> String {
-    format!("result:{}", uri.strip_prefix(RESULT_URI_PREFIX).unwrap_or(uri))
+pub(crate) fn shared_key(uri: &str, owner: Option<&str>) -> String {
+    format!("result:{}", slot(uri.strip_prefix(RESULT_URI_PREFIX).unwrap_or(uri), owner))
 }
 
 /// 128 bits from the operating system's CSPRNG, as 32 hex digits: the URI of
@@ -249,6 +268,9 @@ pub(crate) struct Call<'a> {
     /// Whether the tool lists an output schema, which its results' structured
     /// content must conform to.
     pub(crate) has_output_schema: bool,
+    /// Whose result it is (a caller's identity): a result kept whole is
+    /// theirs alone.
+    pub(crate) owner: Option<&'a str>,
 }
 
 /// `wire` (the result as an unbudgeted server sends it, holding markers of
@@ -281,7 +303,7 @@ pub(crate) fn bounded(
         Err(_) => return (wire, None),
     };
     let size = document.len();
-    let uri = store.keep(document, Instant::now());
+    let uri = store.keep(document, Instant::now(), call.owner);
     let kept = Whole { uri: uri.as_deref(), size, ttl: store.ttl(), limit: store.limit() };
     (preview(call, wire, &kept), uri)
 }
@@ -519,14 +541,14 @@ mod tests {
     fn a_kept_result_is_read_until_it_expires() {
         let store = store(10, 1 << 20);
         let now = Instant::now();
-        let uri = store.keep("{\"content\":[]}".to_owned(), now).expect("kept");
+        let uri = store.keep("{\"content\":[]}".to_owned(), now, None).expect("kept");
         assert!(uri.starts_with(RESULT_URI_PREFIX) && uri.len() == RESULT_URI_PREFIX.len() + 32, "{uri}");
-        let found = store.get(&uri, now + Duration::from_secs(9)).expect("still kept");
+        let found = store.get(&uri, now + Duration::from_secs(9), None).expect("still kept");
         assert_eq!(found.document.as_str(), "{\"content\":[]}");
         assert_eq!(found.remaining, Duration::from_secs(1));
-        assert!(store.get(&uri, now + Duration::from_secs(10)).is_none(), "expired");
+        assert!(store.get(&uri, now + Duration::from_secs(10), None).is_none(), "expired");
         assert_eq!(store.lock().bytes, 0, "an expired result frees its room");
-        assert!(store.get("codeagent://results/nope", now).is_none());
+        assert!(store.get("codeagent://results/nope", now, None).is_none());
     }
 
     #[test]
@@ -534,13 +556,24 @@ mod tests {
         let limit = 3 * (100 + ENTRY_OVERHEAD);
         let store = store(10, limit);
         let now = Instant::now();
-        let uris: Vec<String> = (0..5).map(|_| store.keep("x".repeat(100), now).expect("kept")).collect();
-        assert!(store.get(&uris[0], now).is_none() && store.get(&uris[1], now).is_none());
-        assert!(uris[2..].iter().all(|uri| store.get(uri, now).is_some()));
+        let uris: Vec<String> = (0..5).map(|_| store.keep("x".repeat(100), now, None).expect("kept")).collect();
+        assert!(store.get(&uris[0], now, None).is_none() && store.get(&uris[1], now, None).is_none());
+        assert!(uris[2..].iter().all(|uri| store.get(uri, now, None).is_some()));
         assert!(store.lock().bytes <= limit);
-        assert!(store.keep("x".repeat(limit), now).is_none(), "larger than the store: not kept");
-        assert!(store.get(&uris[4], now).is_some(), "a refused result evicts nothing");
-        assert!(ResultStore::new(Duration::ZERO, limit).keep("x".to_owned(), now).is_none());
+        assert!(store.keep("x".repeat(limit), now, None).is_none(), "larger than the store: not kept");
+        assert!(store.get(&uris[4], now, None).is_some(), "a refused result evicts nothing");
+        assert!(ResultStore::new(Duration::ZERO, limit).keep("x".to_owned(), now, None).is_none());
+    }
+
+    #[test]
+    fn a_result_kept_for_a_caller_is_theirs_alone() {
+        let store = store(10, 1 << 20);
+        let now = Instant::now();
+        let uri = store.keep("{}".to_owned(), now, Some("alice")).expect("kept");
+        assert!(store.get(&uri, now, Some("alice")).is_some());
+        assert!(store.get(&uri, now, Some("mallory")).is_none(), "another caller finds nothing");
+        assert!(store.get(&uri, now, None).is_none(), "nor does a request without a caller");
+        assert_ne!(super::shared_key(&uri, Some("alice")), super::shared_key(&uri, Some("mallory")));
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod otel;
 mod outgoing;
 mod outlet;
 mod peer;
+mod scopes;
 #[cfg(feature = "skills")]
 mod skills;
 mod state;

@@ -203,14 +203,17 @@ impl Peer {
         lock(&self.declared).clone()
     }
 
-    /// Opens a question: its id (unique for this client, and unlike any id a
-    /// client would pick: `codeagent-N`) and where its answer will arrive.
-    pub(crate) fn ask(&self) -> (Value, oneshot::Receiver<Answer>) {
+    /// Opens a question: its id (unique for this client, unlike any id a
+    /// client would pick, and unguessable, so that nobody else can answer
+    /// it: `codeagent-N-` and 128 random bits) and where its answer will
+    /// arrive. Without randomness no question is asked.
+    pub(crate) fn ask(&self) -> Result<(Value, oneshot::Receiver<Answer>), crate::RandomError> {
+        let secret = crate::random::hex::<16>()?;
         let number = self.next_question.fetch_add(1, Ordering::Relaxed) + 1;
-        let id = Value::from(format!("codeagent-{number}"));
+        let id = Value::from(format!("codeagent-{number}-{secret}"));
         let (sender, receiver) = oneshot::channel();
         lock(&self.questions).insert(key(&id), sender);
-        (id, receiver)
+        Ok((id, receiver))
     }
 
     /// Delivers the client's answer to question `id`; false when no such
@@ -299,6 +302,19 @@ mod tests {
         assert!(!peer.complete(&json!(1)), "a cancelled request is owed no response");
         assert!(peer.complete(&json!("1")));
         assert!(peer.register(&json!(1)).is_ok(), "a finished id can be used again");
+    }
+
+    #[test]
+    fn question_ids_cannot_be_guessed() {
+        let peer = Peer::new();
+        let (first, _answer) = peer.ask().unwrap();
+        let (second, _answer) = peer.ask().unwrap();
+        let first = first.as_str().unwrap().to_owned();
+        assert!(first.starts_with("codeagent-1-") && first.len() == "codeagent-1-".len() + 32, "{first}");
+        assert!(!peer.asks(&json!("codeagent-1")), "the counter alone answers nothing");
+        assert!(!peer.answer(&json!("codeagent-2"), Ok(json!({}))), "nor does the next number");
+        assert!(peer.asks(&second), "the whole id does");
+        assert_ne!(first[12..], second.as_str().unwrap()[12..], "each question draws its own secret");
     }
 
     #[test]

@@ -61,6 +61,23 @@ impl Caller {
         &self.subject
     }
 
+    /// Who the caller is across requests, as one string: its issuer (the
+    /// `iss` claim, when it has one) and its subject. A legacy session, a
+    /// task, a 2026-07-28 `requestState` and a kept result made for a caller
+    /// are bound to it: another identity is refused them.
+    ///
+    /// ```
+    /// use codeagent_core::toolbox::Caller;
+    ///
+    /// let alice = Caller::new("alice").with_claim("iss", "https://id.example.com");
+    /// let other = Caller::new("alice").with_claim("iss", "https://other.example.com");
+    /// assert_ne!(alice.identity(), other.identity());
+    /// ```
+    pub fn identity(&self) -> String {
+        let issuer = self.claims.get("iss").and_then(Value::as_str);
+        Value::from(vec![Value::from(issuer), Value::from(self.subject.as_str())]).to_string()
+    }
+
     /// Claim `name`, if the caller has it.
     pub fn claim(&self, name: &str) -> Option<&Value> {
         self.claims.get(name)

@@ -95,10 +95,12 @@ impl<'a> Resources<'a> {
         found.and_then(|resource| resource.spec().cache_hint()).unwrap_or(self.toolbox.config.cache)
     }
 
-    /// The OAuth scopes a read of `uri` needs (none for an unknown URI).
+    /// The OAuth scopes a read of `uri` needs, or a completion of the
+    /// template `uri` names (none for an unknown URI).
     pub fn scopes(self, uri: &str) -> Vec<String> {
         let resources = self.toolbox.registry.resources.snapshot();
-        locate(&resources, uri).map(|(resource, _)| resource.spec().scopes().to_vec()).unwrap_or_default()
+        let found = locate(&resources, uri).map(|(resource, _)| resource).or_else(|| resources.find(uri));
+        found.map(|resource| resource.spec().scopes().to_vec()).unwrap_or_default()
     }
 
     /// Tells every client subscribed to `uri` that the resource changed

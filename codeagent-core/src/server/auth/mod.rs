@@ -259,34 +259,17 @@ impl ResourceServer {
         }
     }
 
-    /// The `403` for a caller lacking some of `needed`, if it lacks any.
-    pub(crate) fn forbid(&self, caller: &Caller, needed: &[String]) -> Option<Refusal> {
-        let missing: Vec<&String> = needed.iter().filter(|scope| !caller.scopes().contains(scope)).collect();
+    /// The `403` for a caller lacking `missing` of the scopes `needed`, if
+    /// it lacks any.
+    pub(crate) fn forbid(&self, needed: &[String], missing: &[String]) -> Option<Refusal> {
         if missing.is_empty() {
             return None;
         }
-        let missing = missing.iter().map(|scope| scope.as_str()).collect::<Vec<_>>().join(" ");
-        let description = format!("the token lacks the scope {missing}");
+        let description = format!("the token lacks the scope {}", missing.join(" "));
         Some(Refusal {
             status: 403,
             message: format!("Forbidden: {description}"),
             challenge: self.challenge(needed, Some(("insufficient_scope", &description))),
         })
-    }
-}
-
-/// The scopes request `method` with `params` needs of `toolbox`: those of
-/// the tool called, the resource read or the prompt got.
-pub(crate) fn needed(
-    toolbox: &crate::toolbox::Toolbox,
-    method: &str,
-    params: &serde_json::Map<String, Value>,
-) -> Vec<String> {
-    let named = |key: &str| params.get(key).and_then(Value::as_str).unwrap_or_default();
-    match method {
-        "tools/call" => toolbox.tools().scopes(named("name")),
-        "resources/read" => toolbox.resources().scopes(named("uri")),
-        "prompts/get" => toolbox.prompts().scopes(named("name")),
-        _ => Vec::new(),
     }
 }

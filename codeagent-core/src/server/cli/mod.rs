@@ -341,7 +341,8 @@ async fn mount(server: &Server, name: &str, target: &str) -> Result<(), String> 
     use crate::client::{Client, Handlers};
     let client =
         Client::builder().handlers(Handlers::forward()).connect(target).await.map_err(|error| error.to_string())?;
-    tracing::info!("mounted `{}` ({}) as {name}", client.server_name(), client.protocol_version());
+    // The name is the remote server's: escaped, so it cannot forge log lines.
+    tracing::info!("mounted `{}` ({}) as {name}", client.server_name().escape_debug(), client.protocol_version());
     server.toolbox().mount(name, client).await.map_err(|error| error.to_string())
 }
 

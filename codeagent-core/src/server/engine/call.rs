@@ -94,7 +94,8 @@ impl Engine {
         };
         let (context, detachable) = match mode {
             Some(TaskMode::AtDetach) => {
-                let (context, detachable) = self.detachable_context(peer, &id, era, &params, &slot, route, asker);
+                let (context, detachable) =
+                    self.detachable_context(peer, &id, era, (&name, &params), &slot, route, asker);
                 (context, Some(detachable))
             }
             _ => (request_context(&id, era, &params, &slot, route, Some(asker)), None),
@@ -165,9 +166,10 @@ impl Engine {
                 if !owed {
                     return None;
                 }
-                let (wire, parts, kept) = self.call_result(era, call.spec(), result);
+                let owner = route.caller.as_ref().map(crate::toolbox::Caller::identity);
+                let (wire, parts, kept) = self.call_result(era, call.spec(), result, owner.as_deref());
                 if let Some(uri) = kept {
-                    self.share_result(&uri).await;
+                    self.share_result(&uri, owner.as_deref()).await;
                 }
                 return Some(raw_result_message(&id, wire, parts));
             }
@@ -208,7 +210,7 @@ impl Engine {
         slot: Arc<Slot>,
         route: &Route,
     ) -> Reply {
-        let task = match self.new_task(peer, era, params, route) {
+        let task = match self.new_task(peer, era, (name, params), route) {
             Ok(task) => task,
             Err(error) => return refused(peer, &id, &slot, &with_error_artifact(error)),
         };
@@ -250,6 +252,7 @@ impl Engine {
         era: Era,
         tool: &ToolSpec,
         result: crate::ToolResult,
+        owner: Option<&str>,
     ) -> (Value, RawParts, Option<String>) {
         let schema = tool.definition().output_schema.as_ref();
         let budget = tool.result_budget().unwrap_or(self.budget);
@@ -265,26 +268,28 @@ impl Engine {
                 budget,
                 value_over,
                 has_output_schema: schema.is_some(),
+                owner,
             };
             budget::bounded(&self.results, &call, wire, &mut parts)
         };
         (self.finish(era, wire), parts, kept)
     }
 
-    /// Copies kept result `uri` to the shared store, when there is one, so
-    /// that any instance can read it; a failure leaves it readable here only.
-    pub(super) async fn share_result(&self, uri: &str) {
+    /// Copies kept result `uri` of `owner` to the shared store, when there
+    /// is one, so that any instance can read it; a failure leaves it
+    /// readable here only.
+    pub(super) async fn share_result(&self, uri: &str, owner: Option<&str>) {
         #[cfg(feature = "http")]
         if let Some(store) = &self.shared_results
-            && let Some(found) = self.results.get(uri, std::time::Instant::now())
+            && let Some(found) = self.results.get(uri, std::time::Instant::now(), owner)
         {
-            let key = budget::shared_key(uri);
+            let key = budget::shared_key(uri, owner);
             if let Err(error) = store.set(&key, found.document.as_str().to_owned(), self.results.ttl()).await {
                 tracing::warn!("the result at {uri} can be read from this instance only: {error}");
             }
         }
         #[cfg(not(feature = "http"))]
-        let _ = uri;
+        let _ = (uri, owner);
     }
 
     /// Whether a result of some tool can be over budget, and so be kept and

@@ -67,7 +67,11 @@ impl Engine {
         }
         let meta = params.get("_meta").and_then(Value::as_object);
         let capabilities = meta.and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY)).cloned().unwrap_or_default();
-        let caller = meta.and_then(|meta| meta.get(CLIENT_INFO_KEY)).cloned().unwrap_or(Value::Null);
+        // Bound to the client it declares and, where a token named one, to
+        // the authenticated caller: another caller cannot replay it.
+        let client = meta.and_then(|meta| meta.get(CLIENT_INFO_KEY)).cloned().unwrap_or(Value::Null);
+        let identity = route.caller.as_ref().map(crate::toolbox::Caller::identity);
+        let caller = Value::Array(vec![client, Value::from(identity)]);
         let binding = binding(subject.method, subject.name, subject.arguments, &caller);
         let responses = match params.get("inputResponses") {
             None | Some(Value::Null) => Map::new(),

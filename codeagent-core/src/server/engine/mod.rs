@@ -35,6 +35,7 @@ use super::jsonrpc::{Incoming, METHOD_NOT_FOUND, Request, RpcError, error_messag
 use super::outgoing::Outgoing;
 use super::outlet::{Outlet, RequestNotifier};
 use super::peer::{Peer, Slot};
+use super::scopes;
 use super::state::StateKeys;
 use crate::mcp::meta::SERVER_INFO_KEY;
 use crate::mcp::{Method, Notification};
@@ -93,6 +94,10 @@ pub(crate) struct Route {
     /// Who sent the request, once an authorisation layer (or a middleware)
     /// established it.
     pub(crate) caller: Option<crate::toolbox::Caller>,
+    /// Whether requests on this route must come from a known caller (a
+    /// resource server's endpoint): then a request without one is refused
+    /// whatever a tool, resource or prompt it names needs.
+    pub(crate) caller_required: bool,
     /// The HTTP headers of the request, for middleware to see (kept only
     /// when the server has middleware).
     #[cfg(feature = "http")]
@@ -109,6 +114,7 @@ impl Route {
             #[cfg(feature = "http")]
             remote_changes: None,
             caller: None,
+            caller_required: false,
             #[cfg(feature = "http")]
             headers: None,
         }
@@ -237,6 +243,12 @@ impl Engine {
         route: &Route,
     ) -> Reply {
         let Request { id, method: name, params } = request;
+        // Every request passes here, however it came and whatever middleware
+        // did: the one place per-item scopes are enforced.
+        if let Some(error) = scopes::check(&self.toolbox, &name, &params, route.caller.as_ref(), route.caller_required)
+        {
+            return refused(peer, &id, &slot, &error);
+        }
         let method = Method::from_name(&name);
         let answer = match method.filter(|method| method.exists_in(era.version)) {
             Some(Method::ToolsCall) => return self.call(peer, id, era, params, slot, route),
@@ -279,7 +291,7 @@ impl Engine {
                     peer.cancel(id);
                 }
             }
-            _ => tracing::debug!("ignoring notification {method}"),
+            _ => tracing::debug!("ignoring notification {}", method.escape_debug()),
         }
     }
 

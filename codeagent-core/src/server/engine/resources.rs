@@ -142,7 +142,9 @@ impl Engine {
             Err(error) => return refused(peer, &id, &slot, &error),
         };
         if uri.starts_with(RESULT_URI_PREFIX) {
-            let found = self.results.get(&uri, std::time::Instant::now());
+            // A result kept for a caller is found for that caller only.
+            let owner = route.caller.as_ref().map(crate::toolbox::Caller::identity);
+            let found = self.results.get(&uri, std::time::Instant::now(), owner.as_deref());
             #[cfg(feature = "http")]
             if found.is_none()
                 && let Some(store) = self.shared_results.clone()
@@ -153,7 +155,7 @@ impl Engine {
                 let route = route.clone();
                 return Reply::Later(Box::pin(async move {
                     let ttl = engine.results.ttl();
-                    let lookup = store.get(&crate::server::budget::shared_key(&uri), ttl);
+                    let lookup = store.get(&crate::server::budget::shared_key(&uri, owner.as_deref()), ttl);
                     let stored = unless_stopped(&peer, &id, &slot, &route, lookup).await?;
                     let found = match stored {
                         Ok(found) => found.map(|document| Found { document: Arc::new(document), remaining: ttl }),

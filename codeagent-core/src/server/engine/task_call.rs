@@ -46,6 +46,8 @@ pub(super) struct Detachable {
     pub(super) cancel: CancellationToken,
     capabilities: Value,
     owner: Option<String>,
+    /// The scopes of the tool it calls, which the task's methods need too.
+    scopes: Vec<String>,
 }
 
 /// The questions of a `task(detach)` tool: the request's, then the task's.
@@ -144,7 +146,7 @@ impl Engine {
         peer: &Arc<Peer>,
         id: &Value,
         era: Era,
-        params: &Map<String, Value>,
+        (tool, params): (&str, &Map<String, Value>),
         slot: &Arc<Slot>,
         route: &Route,
         asker: Arc<dyn Asker>,
@@ -158,7 +160,8 @@ impl Engine {
             }),
             cancel: CancellationToken::new(),
             capabilities: declared_capabilities(peer, era, params),
-            owner: route.caller.as_ref().map(|caller| caller.subject().to_owned()),
+            owner: route.caller.as_ref().map(crate::toolbox::Caller::identity),
+            scopes: self.toolbox.tools().scopes(tool),
         };
         let context = Context::new(RequestInfo {
             request_id: Some(id.clone()),
@@ -174,17 +177,18 @@ impl Engine {
         (context, detachable)
     }
 
-    /// A fresh task for a call with `params`, run here with `cancel` as
+    /// A fresh task for a call of `tool` with `params`, run here with `cancel` as
     /// its tool's cancellation.
     pub(super) fn new_task(
         &self,
         peer: &Peer,
         era: Era,
-        params: &Map<String, Value>,
+        (tool, params): (&str, &Map<String, Value>),
         route: &Route,
     ) -> Result<Arc<RunningTask>, RpcError> {
-        let owner = route.caller.as_ref().map(|caller| caller.subject().to_owned());
-        let record = self.tasks.new_record(owner).map_err(|error| {
+        let owner = route.caller.as_ref().map(crate::toolbox::Caller::identity);
+        let scopes = self.toolbox.tools().scopes(tool);
+        let record = self.tasks.new_record(owner, scopes).map_err(|error| {
             RpcError::new(INTERNAL_ERROR, format!("Internal error: no task id could be drawn: {error}"))
         })?;
         let capabilities = declared_capabilities(peer, era, params);
@@ -221,8 +225,8 @@ impl Engine {
         detachable: Detachable,
         call: StartedCall,
     ) -> Result<Value, RpcError> {
-        let Detachable { link, asker, notifier, cancel, capabilities, owner } = detachable;
-        let record = self.tasks.new_record(owner).map_err(|error| {
+        let Detachable { link, asker, notifier, cancel, capabilities, owner, scopes } = detachable;
+        let record = self.tasks.new_record(owner, scopes).map_err(|error| {
             RpcError::new(INTERNAL_ERROR, format!("Internal error: no task id could be drawn: {error}"))
         });
         let record = match record {
@@ -267,12 +271,13 @@ impl Engine {
                     task.update(|record| record.fail(INTERNAL_ERROR, message));
                 }
                 None => {
-                    let (mut wire, parts, kept) = self.call_result(era, call.spec(), result);
+                    let owner = task.record().owner;
+                    let (mut wire, parts, kept) = self.call_result(era, call.spec(), result, owner.as_deref());
                     // The task's record keeps the result as a tree (written once
                     // data parsed back, see `raw_json`).
                     parts.materialise(&mut wire);
                     if let Some(uri) = kept {
-                        self.share_result(&uri).await;
+                        self.share_result(&uri, owner.as_deref()).await;
                     }
                     task.update(|record| {
                         record.result = Some(wire);

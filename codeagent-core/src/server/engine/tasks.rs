@@ -13,6 +13,7 @@ use crate::server::jsonrpc::{
     INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError, error_message, result_message,
 };
 use crate::server::peer::{Peer, Slot};
+use crate::server::scopes;
 use crate::server::store::StoreError;
 use crate::server::tasks::record::TaskRecord;
 use crate::server::tasks::{AnswerError, TASKS_EXTENSION, is_task_id};
@@ -58,7 +59,7 @@ fn unknown_task(id: &str) -> RpcError {
 pub(super) fn belongs_to(record: &TaskRecord, caller: Option<&crate::toolbox::Caller>) -> bool {
     match &record.owner {
         None => true,
-        Some(owner) => caller.is_some_and(|caller| caller.subject() == owner),
+        Some(owner) => caller.is_some_and(|caller| caller.identity() == *owner),
     }
 }
 
@@ -111,9 +112,9 @@ impl Engine {
         };
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
-        let caller = route.caller.clone();
+        let (caller, caller_required) = (route.caller.clone(), route.caller_required);
         Reply::Later(Box::pin(async move {
-            let answer = engine.task_answer(method, &task_id, responses, caller.as_ref()).await;
+            let answer = engine.task_answer(method, &task_id, responses, caller.as_ref(), caller_required).await;
             slot.finish();
             if !peer.complete(&id) {
                 return None;
@@ -132,10 +133,16 @@ impl Engine {
         task_id: &str,
         responses: Map<String, Value>,
         caller: Option<&crate::toolbox::Caller>,
+        caller_required: bool,
     ) -> Result<Value, RpcError> {
         let tasks = &self.tasks;
         let record = tasks.load(task_id).await.map_err(|error| store_failed(&error))?;
         let record = record.filter(|record| belongs_to(record, caller)).ok_or_else(|| unknown_task(task_id))?;
+        // A task's methods reach its tool: they need what a call of it needs.
+        let missing = scopes::missing(&record.scopes, caller, caller_required);
+        if !missing.is_empty() {
+            return Err(scopes::forbidden(&record.scopes, &missing));
+        }
         // The extension's results carry `resultType` in every era.
         match method {
             Method::TasksGet => {

@@ -45,6 +45,8 @@ pub(crate) struct Answering<'a> {
     pub(crate) headers: Option<Arc<HeaderMap>>,
     /// Who the request speaks for, once its token was checked.
     pub(crate) caller: Option<crate::toolbox::Caller>,
+    /// Whether the endpoint is a resource server's (every request has a caller).
+    pub(crate) caller_required: bool,
 }
 
 /// The HTTP response to `message` from `peer`.
@@ -58,6 +60,7 @@ pub(crate) async fn answer(engine: &Arc<Engine>, peer: &Arc<Peer>, message: Inco
         deadline: Some(how.deadline),
         remote_changes: how.remote_changes.clone(),
         caller: how.caller.clone(),
+        caller_required: how.caller_required,
         headers: how.headers.clone(),
     };
     let mut pending = match engine.receive(peer, message, &route) {

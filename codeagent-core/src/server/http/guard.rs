@@ -107,19 +107,20 @@ pub(crate) struct AllowList {
 }
 
 impl AllowList {
-    /// The refusal (403, JSON-RPC error body) of a Host or Origin outside the lists.
+    /// The refusal (403, JSON-RPC error body) of a Host or Origin outside
+    /// the lists, or not well formed (an authority with user information, a
+    /// path or anything else after the port is refused, not trimmed).
     pub(crate) fn refusal(&self, headers: &HeaderMap) -> Option<Response> {
         if let Some(hosts) = &self.hosts {
             let host = headers.get(header::HOST).and_then(|value| value.to_str().ok()).unwrap_or_default();
-            if !matches_host(hosts, host_name(host)) {
-                return Some(forbidden(&format!("Forbidden: Host `{host}` is not allowed")));
+            if !authority_host(host).is_some_and(|name| matches_host(hosts, name)) {
+                return Some(forbidden(&format!("Forbidden: Host `{}` is not allowed", host.escape_debug())));
             }
         }
         if let (Some(origins), Some(origin)) = (&self.origins, headers.get(header::ORIGIN)) {
             let origin = origin.to_str().unwrap_or_default();
-            let host = origin.split_once("://").map_or("", |(_, rest)| rest);
-            if origin == "null" || !matches_host(origins, host_name(host)) {
-                return Some(forbidden(&format!("Forbidden: Origin `{origin}` is not allowed")));
+            if !origin_host(origin).is_some_and(|name| matches_host(origins, name)) {
+                return Some(forbidden(&format!("Forbidden: Origin `{}` is not allowed", origin.escape_debug())));
             }
         }
         None
@@ -130,13 +131,44 @@ fn forbidden(message: &str) -> Response {
     rpc_error(StatusCode::FORBIDDEN, &Value::Null, &RpcError::new(INVALID_REQUEST, message))
 }
 
-/// `example.com:8080` as `example.com`, `[::1]:80` as `[::1]`.
-fn host_name(authority: &str) -> &str {
-    let authority = authority.split('/').next().unwrap_or_default();
-    if authority.starts_with('[') {
-        return authority.split_inclusive(']').next().unwrap_or(authority);
+/// The host of authority `authority` (`example.com:8080` as `example.com`,
+/// `[::1]:80` as `[::1]`), or `None` unless it is exactly a host and an
+/// optional port: no user information (`a@b`), path, query, spaces or a
+/// port that is not a number.
+fn authority_host(authority: &str) -> Option<&str> {
+    let (host, port) = if authority.starts_with('[') {
+        let end = authority.find(']')?;
+        let (host, rest) = authority.split_at(end + 1);
+        let inner = &host[1..host.len() - 1];
+        if inner.parse::<std::net::Ipv6Addr>().is_err() {
+            return None;
+        }
+        (host, rest)
+    } else {
+        let end = authority.find(':').unwrap_or(authority.len());
+        let (host, rest) = authority.split_at(end);
+        let name = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'.';
+        if host.is_empty() || !host.bytes().all(name) {
+            return None;
+        }
+        (host, rest)
+    };
+    match port.strip_prefix(':') {
+        None if port.is_empty() => Some(host),
+        Some(digits) if digits.parse::<u16>().is_ok() && digits.bytes().all(|byte| byte.is_ascii_digit()) => Some(host),
+        _ => None,
     }
-    authority.split(':').next().unwrap_or(authority)
+}
+
+/// The host of browser origin `origin` (`http://localhost:5173` as
+/// `localhost`), or `None` for `null`, a scheme other than `http` or
+/// `https`, or anything that is not exactly `scheme://host[:port]`.
+fn origin_host(origin: &str) -> Option<&str> {
+    let (scheme, authority) = origin.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return None;
+    }
+    authority_host(authority)
 }
 
 fn matches_host(allowed: &[String], host: &str) -> bool {
@@ -157,13 +189,37 @@ pub(crate) fn unauthorized(refusal: &Unauthorized) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::host_name;
+    use super::{authority_host, origin_host};
 
     #[test]
     fn host_names_drop_the_port() {
-        assert_eq!(host_name("127.0.0.1:8080"), "127.0.0.1");
-        assert_eq!(host_name("[::1]:80"), "[::1]");
-        assert_eq!(host_name("localhost"), "localhost");
-        assert_eq!(host_name("evil.example.com/path"), "evil.example.com");
+        assert_eq!(authority_host("127.0.0.1:8080"), Some("127.0.0.1"));
+        assert_eq!(authority_host("[::1]:80"), Some("[::1]"));
+        assert_eq!(authority_host("localhost"), Some("localhost"));
+        assert_eq!(origin_host("http://localhost:5173"), Some("localhost"));
+    }
+
+    #[test]
+    fn malformed_authorities_are_refused_not_trimmed() {
+        for bad in [
+            "127.0.0.1:8080@evil.example",
+            "127.0.0.1@evil.example",
+            "user@127.0.0.1",
+            "evil.example.com/path",
+            "127.0.0.1:80/x",
+            "127.0.0.1:80x",
+            "127.0.0.1:99999",
+            "127.0.0.1:",
+            "127.0.0.1 evil",
+            "[::1",
+            "[::1]x",
+            "[evil]",
+            "",
+        ] {
+            assert_eq!(authority_host(bad), None, "{bad}");
+        }
+        for bad in ["null", "localhost", "file://localhost", "http://localhost/path", "http://a@localhost"] {
+            assert_eq!(origin_host(bad), None, "{bad}");
+        }
     }
 }

@@ -69,13 +69,16 @@ fn auth_refusal(refusal: &crate::server::auth::Refusal) -> Response {
     unauthorized(&refused)
 }
 
-/// The `403` for a request whose token lacks the scopes of the tool,
-/// resource or prompt it names.
+/// The `403` for a single request whose token lacks the scopes of the
+/// tool, resource or prompt it names: the status and challenge the
+/// authorization spec asks for. (The engine refuses it anyway; this only
+/// says it in HTTP's terms.)
 #[cfg(feature = "auth")]
 fn forbidden_scope(http: &Http, caller: &Admitted, request: &Request) -> Option<Response> {
-    let (resource_server, caller) = (http.options.resource_server.as_ref()?, caller.as_ref()?);
-    let needed = crate::server::auth::needed(&http.engine.toolbox, &request.method, &request.params);
-    resource_server.forbid(caller, &needed).map(|refusal| auth_refusal(&refusal))
+    let resource_server = http.options.resource_server.as_ref()?;
+    let needed = crate::server::scopes::needed(&http.engine.toolbox, &request.method, &request.params);
+    let missing = crate::server::scopes::missing(&needed, caller.as_ref(), true);
+    resource_server.forbid(&needed, &missing).map(|refusal| auth_refusal(&refusal))
 }
 
 /// Without the `auth` feature no scope is checked.
@@ -170,7 +173,7 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
         }
         message => {
             let batch = matches!(message, Incoming::Batch(_));
-            let session = match session(&http, &headers, &Value::Null).await {
+            let session = match session(&http, &headers, &caller, &Value::Null).await {
                 Ok(session) => session,
                 Err(refusal) => return *refusal,
             };
@@ -187,17 +190,46 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
 }
 
 /// The legacy session a request names: 400 without the header, 404 when the
-/// session is unknown or expired, 503 when the shared store cannot say.
-async fn session(http: &Http, headers: &HeaderMap, id: &Value) -> Result<Arc<HttpSession>, Box<Response>> {
+/// session is unknown, expired or another caller's, 503 when the shared
+/// store cannot say.
+async fn session(
+    http: &Http,
+    headers: &HeaderMap,
+    caller: &Admitted,
+    id: &Value,
+) -> Result<Arc<HttpSession>, Box<Response>> {
     let Some(session_id) = session_id(headers) else {
         let message = "Bad Request: send the Mcp-Session-Id from the initialize response, or initialize first";
         return Err(Box::new(refuse(StatusCode::BAD_REQUEST, id, message)));
     };
     match http.sessions.find(session_id).await {
-        Ok(Some(session)) => Ok(session),
-        Ok(None) => Err(Box::new(refuse(StatusCode::NOT_FOUND, id, "Not Found: no such session; initialize again"))),
+        Ok(Some(session)) if session.owner() == owner(http, headers, caller) => Ok(session),
+        Ok(Some(_)) => {
+            tracing::warn!("a request for a session another caller opened was refused");
+            Err(Box::new(no_such_session(id)))
+        }
+        Ok(None) => Err(Box::new(no_such_session(id))),
         Err(error) => Err(Box::new(store_failed(id, &error))),
     }
+}
+
+/// 404: the session is unknown (or not the caller's, which is not told apart).
+fn no_such_session(id: &Value) -> Response {
+    refuse(StatusCode::NOT_FOUND, id, "Not Found: no such session; initialize again")
+}
+
+/// Whom a legacy session opened by this request belongs to: the caller its
+/// token names, or, behind an [`Authorize`](super::Authorize) hook, the
+/// credentials it let through (as a digest); nobody where nothing
+/// authenticates.
+fn owner(http: &Http, headers: &HeaderMap, caller: &Admitted) -> Option<String> {
+    if let Some(caller) = caller {
+        return Some(caller.identity());
+    }
+    http.options.authorizer.as_ref()?;
+    let credentials = headers.get(header::AUTHORIZATION).map_or(&[][..], HeaderValue::as_bytes);
+    let digest = hmac_sha256::Hash::hash(credentials);
+    Some(format!("credentials:{}", digest.iter().map(|byte| format!("{byte:02x}")).collect::<String>()))
 }
 
 /// 503: the shared store failed, so the request cannot be served now.
@@ -264,6 +296,7 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, caller: &Admitted
             let error = RpcError::new(INTERNAL_ERROR, "Internal error: no session id could be made");
             return rpc_error(StatusCode::INTERNAL_SERVER_ERROR, &request.id, &error);
         };
+        session.bind(owner(http, headers, caller));
         let id = request.id.clone();
         let message = Incoming::Request(request);
         let mut response =
@@ -278,7 +311,7 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, caller: &Admitted
         }
         return response;
     }
-    let session = match session(http, headers, &request.id).await {
+    let session = match session(http, headers, caller, &request.id).await {
         Ok(session) => session,
         Err(refusal) => return *refusal,
     };
@@ -298,13 +331,14 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, caller: &Admitted
 
 /// GET: the stream of a legacy session's server-initiated messages.
 pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Err(refusal) = admit(&http, &headers).await {
-        return refusal;
-    }
+    let caller = match admit(&http, &headers).await {
+        Ok(caller) => caller,
+        Err(refusal) => return refusal,
+    };
     if session_id(&headers).is_none() {
         return method_not_allowed("GET opens a legacy session's stream: send the Mcp-Session-Id header");
     }
-    let session = match session(&http, &headers, &Value::Null).await {
+    let session = match session(&http, &headers, &caller, &Value::Null).await {
         Ok(session) => session,
         Err(refusal) => return *refusal,
     };
@@ -332,12 +366,17 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
 
 /// DELETE: ends a legacy session.
 pub(crate) async fn delete(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    if let Err(refusal) = admit(&http, &headers).await {
-        return refusal;
-    }
+    let caller = match admit(&http, &headers).await {
+        Ok(caller) => caller,
+        Err(refusal) => return refusal,
+    };
     let Some(id) = session_id(&headers) else {
         return method_not_allowed("DELETE ends a legacy session: send the Mcp-Session-Id header");
     };
+    // Only its owner ends a session: anyone else is told it does not exist.
+    if let Err(refusal) = session(&http, &headers, &caller, &Value::Null).await {
+        return *refusal;
+    }
     match http.sessions.end(id).await {
         Ok(true) => StatusCode::OK.into_response(),
         Ok(false) => refuse(StatusCode::NOT_FOUND, &Value::Null, "Not Found: no such session"),
@@ -371,6 +410,15 @@ impl Http {
             remote_changes: self.sessions.shared().map(|shared| shared.remote_changes.clone()),
             headers: (!self.engine.middleware.is_empty()).then(|| Arc::new(headers.clone())),
             caller: caller.clone(),
+            caller_required: self.caller_required(),
         }
+    }
+
+    /// Whether every request here must come from a caller a token named.
+    fn caller_required(&self) -> bool {
+        #[cfg(feature = "auth")]
+        return self.options.resource_server.is_some();
+        #[cfg(not(feature = "auth"))]
+        false
     }
 }

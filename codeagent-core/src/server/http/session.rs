@@ -25,9 +25,24 @@ pub(crate) struct HttpSession {
     last_seen: Mutex<Instant>,
     /// The record last read from or written to the shared store.
     stored: Mutex<Option<SessionRecord>>,
+    /// Who opened it: `None` where the endpoint knows no caller.
+    owner: Mutex<Option<String>>,
 }
 
 impl HttpSession {
+    /// Who opened the session, where the endpoint authenticates: the
+    /// caller's [identity](crate::toolbox::Caller::identity), or a digest of
+    /// the credentials an [`Authorize`](super::Authorize) hook let through.
+    /// Requests of anyone else are refused as if the session did not exist.
+    pub(crate) fn owner(&self) -> Option<String> {
+        lock(&self.owner).clone()
+    }
+
+    /// Binds the session to `owner`, as it opens.
+    pub(crate) fn bind(&self, owner: Option<String>) {
+        *lock(&self.owner) = owner;
+    }
+
     fn touch(&self) {
         *lock(&self.last_seen) = Instant::now();
     }
@@ -121,6 +136,7 @@ impl Sessions {
             logs: StreamLogs::new(mirror),
             last_seen: Mutex::new(now),
             stored: Mutex::new(None),
+            owner: Mutex::new(None),
         })
     }
 
@@ -161,7 +177,7 @@ impl Sessions {
     /// subscription). Without a shared store there is nothing to write.
     pub(crate) async fn persist(&self, session: &HttpSession) -> Result<(), StoreError> {
         let Some(shared) = &self.shared else { return Ok(()) };
-        let record = SessionRecord::of(&session.peer);
+        let record = SessionRecord::of(&session.peer, session.owner());
         if lock(&session.stored).as_ref() == Some(&record) {
             return Ok(());
         }
@@ -188,6 +204,7 @@ impl Sessions {
         let mut stored = lock(&session.stored);
         if stored.as_ref() != Some(&record) {
             record.apply(&session.peer);
+            session.bind(record.owner.clone());
             *stored = Some(record);
         }
         drop(stored);

@@ -26,13 +26,17 @@ pub(crate) struct SessionRecord {
     apps: bool,
     capabilities: Value,
     subscriptions: Vec<String>,
+    /// Who opened the session (see [`HttpSession::owner`](super::session::HttpSession::owner)).
+    #[serde(default)]
+    pub(crate) owner: Option<String>,
 }
 
 impl SessionRecord {
-    /// The record of `peer` as it stands.
-    pub(crate) fn of(peer: &Peer) -> SessionRecord {
+    /// The record of `peer`, opened by `owner`, as it stands.
+    pub(crate) fn of(peer: &Peer, owner: Option<String>) -> SessionRecord {
         let negotiated = peer.negotiated();
         SessionRecord {
+            owner,
             version: negotiated.version,
             initialized: negotiated.initialized,
             log_level: negotiated.log_level,

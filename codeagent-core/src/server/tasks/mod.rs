@@ -130,13 +130,18 @@ impl Tasks {
         Tasks::new(store, self.ttl, self.poll_interval)
     }
 
-    /// A fresh record for a task of `owner`, run here.
-    pub(crate) fn new_record(&self, owner: Option<String>) -> Result<TaskRecord, crate::RandomError> {
+    /// A fresh record for a task of `owner` whose tool needs `scopes`, run here.
+    pub(crate) fn new_record(
+        &self,
+        owner: Option<String>,
+        scopes: Vec<String>,
+    ) -> Result<TaskRecord, crate::RandomError> {
         let now = now_ms();
         let millis = |duration: Duration| u64::try_from(duration.as_millis()).unwrap_or(u64::MAX).max(1);
         Ok(TaskRecord {
             task_id: crate::random::hex::<16>()?,
             owner,
+            scopes,
             status: record::Status::Working,
             status_message: None,
             created_ms: now,
@@ -279,7 +284,10 @@ impl Tasks {
             match serde_json::from_str::<Map<String, Value>>(&item) {
                 Ok(responses) => {
                     if let Err(problem) = task.answer(&responses) {
-                        tracing::warn!("ignoring answers to task {id} given elsewhere: {problem}");
+                        tracing::warn!(
+                            "ignoring answers to task {id} given elsewhere: {}",
+                            problem.to_string().escape_debug()
+                        );
                     }
                 }
                 Err(error) => tracing::warn!("ignoring answers to task {id} that are not JSON: {error}"),

@@ -46,10 +46,13 @@ impl Status {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TaskRecord {
     pub(crate) task_id: String,
-    /// The caller the task belongs to (the token's subject), when the
-    /// server knows who calls; only that caller reaches the task.
+    /// The caller the task belongs to (its [identity](crate::toolbox::Caller::identity)),
+    /// when the server knows who calls; only that caller reaches the task.
     #[serde(default)]
     pub(crate) owner: Option<String>,
+    /// The scopes the task's tool needs: its methods need them too.
+    #[serde(default)]
+    pub(crate) scopes: Vec<String>,
     pub(crate) status: Status,
     #[serde(default)]
     pub(crate) status_message: Option<String>,
@@ -180,6 +183,7 @@ mod tests {
         TaskRecord {
             task_id: "t1".into(),
             owner: None,
+            scopes: Vec::new(),
             status,
             status_message: None,
             created_ms: 0,
