@@ -383,3 +383,78 @@ fn scopes(challenge: &Challenge, discovered: &Discovered, before: &[String]) -> 
     }
     scopes
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::{Challenge, discovery, discovery_client};
+
+    /// A listener on 127.0.0.1 answering every request with protected
+    /// resource metadata: its port, and how many connections it accepted.
+    async fn internal_service() -> (u16, Arc<AtomicUsize>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&accepted);
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let mut request = [0u8; 4096];
+                let _ = stream.read(&mut request).await;
+                let body = r#"{"resource":"http://93.184.216.34/mcp","authorization_servers":[]}"#;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = stream.write_all(answer.as_bytes()).await;
+            }
+        });
+        (port, accepted)
+    }
+
+    fn pointing_at(url: String) -> Challenge {
+        Challenge { resource_metadata: Some(url), ..Challenge::default() }
+    }
+
+    #[tokio::test]
+    async fn a_public_server_cannot_point_discovery_at_internal_addresses() {
+        let (port, accepted) = internal_service().await;
+        let server = "http://93.184.216.34/mcp";
+        let client = discovery_client(&server.parse().unwrap(), false).await;
+        for url in [
+            format!("http://127.0.0.1:{port}/metadata"),
+            format!("http://[::ffff:127.0.0.1]:{port}/metadata"),
+            format!("http://localhost:{port}/metadata"),
+            "http://169.254.169.254/latest/meta-data".to_owned(),
+            "http://[fd00::1]/metadata".to_owned(),
+        ] {
+            let error = discovery::discover(&client, server, &pointing_at(url.clone())).await.unwrap_err();
+            assert!(error.contains("internal") && error.contains("refused"), "{url}: {error}");
+        }
+        assert_eq!(accepted.load(Ordering::SeqCst), 0, "no connection reached the internal service");
+
+        // Allowed by the knob, the same request reaches it.
+        let allowed = discovery_client(&server.parse().unwrap(), true).await;
+        let url = format!("http://127.0.0.1:{port}/metadata");
+        let error = discovery::discover(&allowed, server, &pointing_at(url)).await.unwrap_err();
+        assert!(error.contains("names no authorization server"), "{error}");
+        assert_eq!(accepted.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_server_on_an_internal_address_may_use_internal_discovery() {
+        let (port, accepted) = internal_service().await;
+        for server in ["http://127.0.0.1:1/mcp", "http://localhost:1/mcp", "http://[::1]:1/mcp", "http://10.0.0.7/mcp"]
+        {
+            let client = discovery_client(&server.parse().unwrap(), false).await;
+            let url = format!("http://127.0.0.1:{port}/metadata");
+            let error = discovery::discover(&client, server, &pointing_at(url)).await.unwrap_err();
+            assert!(!error.contains("internal"), "{server}: {error}");
+        }
+        assert_eq!(accepted.load(Ordering::SeqCst), 4);
+    }
+}
