@@ -106,17 +106,17 @@ impl Service<Name> for Resolver {
         let resolving = self.inner.call(name.clone());
         Box::pin(async move {
             let addresses: Vec<SocketAddr> = resolving.await?.collect();
-            if reach == Reach::Public {
-                if let Some(internal) = addresses.iter().find(|address| is_internal(address.ip())) {
-                    return Err(std::io::Error::new(
-                        std::io::ErrorKind::PermissionDenied,
-                        format!(
-                            "`{}` resolves to {}, an internal (private, loopback or link-local) address: refused",
-                            crate::log_text::escaped(name.as_str()),
-                            internal.ip()
-                        ),
-                    ));
-                }
+            if reach == Reach::Public
+                && let Some(internal) = addresses.iter().find(|address| is_internal(address.ip()))
+            {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    format!(
+                        "`{}` resolves to {}, an internal (private, loopback or link-local) address: refused",
+                        crate::log_text::escaped(name.as_str()),
+                        internal.ip()
+                    ),
+                ));
             }
             Ok(addresses.into_iter())
         })

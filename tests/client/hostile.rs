@@ -167,11 +167,13 @@ async fn registered_credentials_go_to_their_issuer_only() {
     let oauth = approving(Arc::default()).registered("https://login.example.com", "my-client", Some("s3cret".into()));
     let client = Client::builder().oauth(oauth).http(&url).await.unwrap();
     client.list_tools().await.unwrap();
-    let seen = seen.lock().unwrap();
-    assert_eq!(seen.registrations, 1);
-    let (form, basic) = &seen.token_requests[0];
-    assert!(basic.is_none() && !form.contains("s3cret") && !form.contains("my-client"), "{form} {basic:?}");
-    assert_eq!(form_field(form, "client_id").as_deref(), Some("dynamic-client"));
+    {
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.registrations, 1);
+        let (form, basic) = &seen.token_requests[0];
+        assert!(basic.is_none() && !form.contains("s3cret") && !form.contains("my-client"), "{form} {basic:?}");
+        assert_eq!(form_field(form, "client_id").as_deref(), Some("dynamic-client"));
+    }
 
     // With its own issuer, the credentials are used (HTTP Basic).
     let (url, issuer, seen) = server_naming_its_own_issuer(false).await;
