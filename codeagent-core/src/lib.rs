@@ -42,6 +42,8 @@
 //!                  auth; nothing; private)
 //!   schema_ref     the one `$ref` walk of JSON Schemas: resolve, follow, inline
 //!                  (nothing; private)
+//!   log_text       text from elsewhere escaped for a log line or the terminal
+//!                  (nothing; private)
 //! ```
 //!
 //! Below them all, in a crate of its own, `codeagent-uri-template` (re-exported
@@ -64,6 +66,7 @@ pub mod artifact;
 pub mod client;
 pub mod display;
 mod finite_json;
+mod log_text;
 pub mod mcp;
 #[cfg(any(feature = "agent", feature = "client", feature = "auth"))]
 mod net;

@@ -161,7 +161,10 @@ async fn run(scenario: &str, url: &str, version: ProtocolVersion, context: &Valu
                 .client_name("codeagent-conformance-client")
                 .metadata_document("https://conformance-test.local/client-metadata.json");
             if let Some(client_id) = context["client_id"].as_str() {
-                oauth = oauth.registered(client_id, context["client_secret"].as_str().map(str::to_owned));
+                // Credentials are used with one issuer only: the suite names none,
+                // so take the one its server names (trusting the test server).
+                let issuer = OAuth::issuer_of(url).await?;
+                oauth = oauth.registered(issuer, client_id, context["client_secret"].as_str().map(str::to_owned));
             }
             let client = Client::builder().protocol(Protocol::Only(version)).oauth(oauth).http(url).await?;
             client.list_tools().await?;

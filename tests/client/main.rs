@@ -7,6 +7,7 @@ mod common;
 
 #[cfg(feature = "testing")]
 mod golden;
+mod hostile;
 mod mount;
 mod oauth;
 mod own;

@@ -8,8 +8,8 @@ use tokio::process::Command;
 use tokio::sync::mpsc;
 
 use super::handshake::{Protocol, handshake};
-use super::http::Http;
-use super::lines::Lines;
+use super::http::{Http, HttpLimits};
+use super::lines::{EnvVar, Lines};
 use super::session::{Session, Settings};
 use super::wire::{Inbound, Wire};
 use super::{Client, ClientError, Handlers, OAuth};
@@ -18,6 +18,14 @@ use super::{Client, ClientError, Handlers, OAuth};
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 /// How many 2026-07-28 `input_required` rounds a request answers at most.
 pub const DEFAULT_INPUT_ROUNDS: usize = 8;
+/// The largest message a client reads unless told otherwise: 16 MiB, the
+/// same as a codeagent server's own limit
+/// ([`DEFAULT_MESSAGE_LIMIT`](crate::server::DEFAULT_MESSAGE_LIMIT)), so a
+/// mounted server's answer that fits here can be served on. A JSON answer,
+/// a line of a process's output and one event of a stream are each held
+/// whole before they are parsed, so this bounds what one message of a
+/// server costs the client.
+pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 16 * 1024 * 1024;
 
 /// Makes a [`Client`]: set what differs from the defaults, then connect with
 /// [`stdio`](ClientBuilder::stdio), [`http`](ClientBuilder::http),
@@ -34,6 +42,9 @@ pub struct ClientBuilder {
     log_level: Option<String>,
     oauth: Option<OAuth>,
     tasks: bool,
+    max_message_size: usize,
+    private_discovery: bool,
+    env: Vec<EnvVar>,
 }
 
 impl Default for ClientBuilder {
@@ -56,6 +67,9 @@ impl ClientBuilder {
             log_level: None,
             oauth: None,
             tasks: false,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            private_discovery: false,
+            env: Vec::new(),
         }
     }
 
@@ -63,6 +77,50 @@ impl ClientBuilder {
     /// `403` with a `Bearer` challenge); see [`OAuth`].
     pub fn oauth(mut self, oauth: OAuth) -> Self {
         self.oauth = Some(oauth);
+        self
+    }
+
+    /// The largest message read from the server, in bytes
+    /// ([`DEFAULT_MAX_MESSAGE_SIZE`], 16 MiB, unless set): a JSON answer, a
+    /// line of a process's output, one event of an event stream. A larger one
+    /// is a [`ClientError::TooLarge`]: the answer is dropped (its request
+    /// fails), a stream is closed and not resumed, and a process's connection
+    /// ends. At most this much (plus a little) is held for any one message.
+    pub fn max_message_size(mut self, bytes: usize) -> Self {
+        self.max_message_size = bytes;
+        self
+    }
+
+    /// Lets OAuth discovery (the protected resource metadata, the
+    /// authorization server's metadata) and the flow's other requests
+    /// (registration, token, an unattended authorization) reach private,
+    /// loopback and link-local addresses when the server itself is on a
+    /// public one. Off by default: for a remote server those requests reach
+    /// only public addresses, IPv4 and IPv6 (IPv4-mapped included), by IP
+    /// address or by name (a name is checked on the addresses it resolves
+    /// to, when connecting), so a server cannot point this client at an
+    /// internal service. A server on an internal address (an IP address,
+    /// `localhost`, or a name resolving to one) is not limited.
+    pub fn allow_private_discovery(mut self, allow: bool) -> Self {
+        self.private_discovery = allow;
+        self
+    }
+
+    /// Sets `key` to `value` in the environment of a server started by
+    /// [`stdio`](ClientBuilder::stdio) or [`connect`](ClientBuilder::connect).
+    /// A server process gets only [`INHERITED_ENV`](super::INHERITED_ENV)
+    /// from this process's environment, the variables set on its `Command`,
+    /// and those given here.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), Some(value.into())));
+        self
+    }
+
+    /// Passes this process's own `key` (when it is set) to a server started
+    /// by [`stdio`](ClientBuilder::stdio) or [`connect`](ClientBuilder::connect):
+    /// see [`env`](ClientBuilder::env).
+    pub fn inherit_env(mut self, key: impl Into<String>) -> Self {
+        self.env.push((key.into(), None));
         self
     }
 
@@ -123,17 +181,23 @@ impl ClientBuilder {
     }
 
     /// Starts `command` and speaks to it over its stdin and stdout; its
-    /// stderr is kept ([`Client::stderr`]).
+    /// stderr is kept ([`Client::stderr`]). The process gets a minimal
+    /// environment: [`INHERITED_ENV`](super::INHERITED_ENV) from this
+    /// process's (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), what
+    /// `command` sets itself, and [`env`](ClientBuilder::env) and
+    /// [`inherit_env`](ClientBuilder::inherit_env); no token or key of this
+    /// process reaches it unless given.
     pub async fn stdio(self, command: Command) -> Result<Client, ClientError> {
         let (inbox, inbound) = mpsc::unbounded_channel();
-        let wire = Lines::spawn(command, inbox)?;
+        let wire = Lines::spawn(command, &self.env, self.max_message_size, inbox)?;
         self.finish(Box::new(wire), inbound).await
     }
 
     /// Speaks Streamable HTTP to the endpoint `url` (`http://` or `https://`).
     pub async fn http(self, url: &str) -> Result<Client, ClientError> {
         let (inbox, inbound) = mpsc::unbounded_channel();
-        let wire = Http::new(url, &self.headers, self.oauth.clone(), inbox)?;
+        let limits = HttpLimits { message: self.max_message_size, private_discovery: self.private_discovery };
+        let wire = Http::new(url, &self.headers, self.oauth.clone(), limits, inbox)?;
         self.finish(Box::new(wire), inbound).await
     }
 
@@ -146,7 +210,7 @@ impl ClientBuilder {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let (inbox, inbound) = mpsc::unbounded_channel();
-        let wire = Lines::over(reader, writer, inbox);
+        let wire = Lines::over(reader, writer, self.max_message_size, inbox);
         self.finish(Box::new(wire), inbound).await
     }
 

@@ -126,6 +126,17 @@ pub enum ClientError {
         /// The task's id.
         task: String,
     },
+    /// The server sent more in one piece than this client holds: a message
+    /// (a JSON answer, a line of a process's output) or one event of a
+    /// stream larger than [`ClientBuilder::max_message_size`](super::ClientBuilder::max_message_size).
+    /// The answer, stream or connection is dropped.
+    #[error("{what} is larger than this client's limit of {limit} bytes (ClientBuilder::max_message_size): dropped")]
+    TooLarge {
+        /// What was too large.
+        what: String,
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The request itself is not valid (arguments that are not an object, an
     /// unknown name).
     #[error("invalid request: {0}")]

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::ClientError;
 use super::session::{Negotiated, RequestOptions, Session};
+use crate::log_text::escaped;
 use crate::mcp::ProtocolVersion;
 use crate::mcp::meta::SERVER_INFO_KEY;
 
@@ -54,7 +55,7 @@ pub(crate) async fn handshake(session: &Arc<Session>, protocol: Protocol) -> Res
                 }
             }
             Err(error) if speaks_only_legacy(&error) => {
-                tracing::debug!("the server does not speak 2026-07-28 ({error}); initializing");
+                tracing::debug!("the server does not speak 2026-07-28 ({}); initializing", escaped(&error.to_string()));
                 initialize(session, ProtocolVersion::LATEST_LEGACY, false).await?
             }
             Err(ClientError::Version(newest)) => {

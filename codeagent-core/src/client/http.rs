@@ -22,13 +22,11 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::{AbortHandle, JoinHandle};
 
 use super::ClientError;
-use super::oauth::{Challenge, OAuth};
+use super::oauth::{Audience, Challenge, OAuth, discovery_client};
 use super::wire::{Inbound, Outgoing, Wire};
 use crate::mcp::ProtocolVersion;
 use crate::net::{HAS_TLS, HttpClient, describe, http_client};
 
-/// The largest answer read: 64 MiB.
-const BODY_LIMIT: usize = 64 * 1024 * 1024;
 /// How long to wait for a connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait before resuming a stream when the server gave no `retry`.
@@ -47,12 +45,27 @@ pub(crate) struct Http {
     shared: Arc<Shared>,
 }
 
+/// What the transport may do: the limits and the reach of discovery.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HttpLimits {
+    /// The largest JSON answer, and the largest event of a stream, in bytes.
+    pub(crate) message: usize,
+    /// Whether OAuth discovery may reach internal addresses for a server on a public one.
+    pub(crate) private_discovery: bool,
+}
+
 struct Shared {
     url: String,
     uri: Uri,
     client: HttpClient,
     headers: Vec<(HeaderName, HeaderValue)>,
     oauth: Option<OAuth>,
+    /// The audience (issuer, resource) this server's discovery named: only
+    /// its token is attached.
+    audience: Mutex<Option<Audience>>,
+    /// The client of the OAuth requests, made at the first challenge.
+    discovery: tokio::sync::OnceCell<HttpClient>,
+    limits: HttpLimits,
     session: Mutex<Option<HeaderValue>>,
     inbox: mpsc::UnboundedSender<Inbound>,
     exchanges: Mutex<HashMap<u64, AbortHandle>>,
@@ -66,6 +79,7 @@ impl Http {
         url: &str,
         headers: &[(String, String)],
         oauth: Option<OAuth>,
+        limits: HttpLimits,
         inbox: mpsc::UnboundedSender<Inbound>,
     ) -> Result<Http, ClientError> {
         let bad = |reason: String| ClientError::BadUrl { url: url.to_owned(), reason };
@@ -92,6 +106,9 @@ impl Http {
             client: http_client(CONNECT_TIMEOUT),
             headers,
             oauth,
+            audience: Mutex::new(None),
+            discovery: tokio::sync::OnceCell::new(),
+            limits,
             session: Mutex::new(None),
             inbox,
             exchanges: Mutex::new(HashMap::new()),
@@ -178,6 +195,12 @@ fn answers(message: &Value, id: u64) -> bool {
 }
 
 impl Shared {
+    /// The token of this server's audience, once it has one.
+    fn bearer(&self) -> Option<String> {
+        let audience = self.audience.lock().unwrap_or_else(PoisonError::into_inner).clone()?;
+        self.oauth.as_ref()?.token_for(&audience)
+    }
+
     fn send_inbound(&self, inbound: Inbound) {
         let _ = self.inbox.send(inbound);
     }
@@ -198,7 +221,7 @@ impl Shared {
         if let Some(session) = self.session.lock().unwrap_or_else(PoisonError::into_inner).clone() {
             request = request.header(SESSION_HEADER, session);
         }
-        if let Some(token) = self.oauth.as_ref().and_then(OAuth::access_token) {
+        if let Some(token) = self.bearer() {
             request = request.header(AUTHORIZATION, format!("Bearer {token}"));
         }
         if let Some(version) = version {
@@ -242,7 +265,7 @@ impl Shared {
                 Ok(request) => request,
                 Err(error) => return self.fail(id, error),
             };
-            let sent = self.oauth.as_ref().and_then(OAuth::access_token);
+            let sent = self.bearer();
             let response = match self.client.request(request).await {
                 Ok(response) => response,
                 Err(error) => {
@@ -258,8 +281,12 @@ impl Shared {
                 return self.fail(id, ClientError::Unauthorized { url: self.url.clone(), reason });
             }
             authorizations += 1;
-            if let Err(reason) = oauth.answer(&self.client, &self.url, &challenge, forbidden, sent.as_deref()).await {
-                return self.fail(id, ClientError::Unauthorized { url: self.url.clone(), reason });
+            let discovery =
+                self.discovery.get_or_init(|| discovery_client(&self.uri, self.limits.private_discovery)).await;
+            let bound = self.audience.lock().unwrap_or_else(PoisonError::into_inner).clone();
+            match oauth.answer(discovery, &self.url, &challenge, forbidden, sent.as_deref(), bound.as_ref()).await {
+                Ok(audience) => *self.audience.lock().unwrap_or_else(PoisonError::into_inner) = Some(audience),
+                Err(reason) => return self.fail(id, ClientError::Unauthorized { url: self.url.clone(), reason }),
             }
         };
         if response.status() == StatusCode::UNAUTHORIZED && self.oauth.is_none() {
@@ -315,8 +342,13 @@ impl Shared {
         if content_type.starts_with("text/event-stream") && status.is_success() {
             return self.read_stream(response, id, method, version).await;
         }
-        let body = match Limited::new(response.into_body(), BODY_LIMIT).collect().await {
+        let limit = self.limits.message;
+        let body = match Limited::new(response.into_body(), limit).collect().await {
             Ok(body) => body.to_bytes(),
+            Err(error) if error.is::<http_body_util::LengthLimitError>() => {
+                let what = format!("the answer to {method}");
+                return self.fail(id, ClientError::TooLarge { what, limit });
+            }
             Err(error) => {
                 let reason = format!("reading the answer to {method}: {}", describe(&*error));
                 return self.fail(id, ClientError::Unreachable { url: self.url.clone(), reason });
@@ -378,7 +410,11 @@ impl Shared {
         let mut last_event = None;
         let mut retry = DEFAULT_RETRY;
         for resumption in 0..=RESUMPTIONS {
-            let (answered, broke) = self.read_events(response, id, &mut last_event, &mut retry).await;
+            let (answered, broke) = match self.read_events(response, id, &mut last_event, &mut retry).await {
+                Ok(read) => read,
+                // An event past the limit: the stream is dropped (closed), never resumed.
+                Err(error) => return self.fail(id, error),
+            };
             if answered || id.is_none() {
                 return;
             }
@@ -413,20 +449,32 @@ impl Shared {
     }
 
     /// Reads the events of one stream into the inbox: whether request `id`
-    /// was answered, and what broke the stream, if something did.
+    /// was answered, and what broke the stream, if something did; an event
+    /// larger than the message limit is an error, and the stream is dropped.
     async fn read_events(
         &self,
         response: Response<Incoming>,
         id: Option<u64>,
         last_event: &mut Option<String>,
         retry: &mut Duration,
-    ) -> (bool, Option<String>) {
-        use eventsource_stream::Eventsource;
-        let mut events = response.into_body().into_data_stream().eventsource();
+    ) -> Result<(bool, Option<String>), ClientError> {
+        use eventsource_stream::{EventStreamError, Eventsource};
+        let limit = self.limits.message;
+        let mut sizes = EventSizes::new(limit);
+        let data = response.into_body().into_data_stream().map(move |chunk| match chunk {
+            Ok(bytes) if !sizes.within(&bytes) => Err(StreamError::TooLarge),
+            Ok(bytes) => Ok(bytes),
+            Err(error) => Err(StreamError::Body(error)),
+        });
+        let mut events = data.eventsource();
         while let Some(event) = events.next().await {
             let event = match event {
                 Ok(event) => event,
-                Err(error) => return (false, Some(error.to_string())),
+                Err(EventStreamError::Transport(StreamError::TooLarge)) => {
+                    let what = "an event of the server's stream".to_owned();
+                    return Err(ClientError::TooLarge { what, limit });
+                }
+                Err(error) => return Ok((false, Some(error.to_string()))),
             };
             if !event.id.is_empty() {
                 *last_event = Some(event.id.clone());
@@ -448,10 +496,10 @@ impl Shared {
             let answered = id.is_some_and(|id| answers(&message, id));
             self.send_inbound(Inbound::Message(message));
             if answered {
-                return (true, None);
+                return Ok((true, None));
             }
         }
-        (false, None)
+        Ok((false, None))
     }
 
     /// Follows the legacy GET stream of server-initiated messages, reopening
@@ -474,7 +522,10 @@ impl Shared {
             match self.client.request(request).await {
                 Ok(response) if response.status().is_success() => {
                     tell(true);
-                    self.read_events(response, None, &mut last_event, &mut retry).await;
+                    if let Err(error) = self.read_events(response, None, &mut last_event, &mut retry).await {
+                        // Dropped, and not reopened: the server sends events this client will not hold.
+                        return self.send_inbound(Inbound::Problem(format!("the event stream is closed: {error}")));
+                    }
                 }
                 // The server offers no stream (405), or none here (404, 400): no problem.
                 Ok(response) => {
@@ -491,6 +542,68 @@ impl Shared {
     }
 }
 
+/// What breaks the bytes of an event stream.
+#[derive(Debug)]
+enum StreamError {
+    /// The connection.
+    Body(hyper::Error),
+    /// One event grew past the limit.
+    TooLarge,
+}
+
+impl std::fmt::Display for StreamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StreamError::Body(error) => write!(f, "{}", describe(error)),
+            StreamError::TooLarge => f.write_str("an event is larger than the limit"),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+/// Counts the bytes of the event being read (those between two blank lines,
+/// line ends not counted), so that one endless event cannot grow the
+/// client's memory: the event stream's parser holds at most one event.
+struct EventSizes {
+    limit: usize,
+    current: usize,
+    line_start: bool,
+    after_cr: bool,
+}
+
+impl EventSizes {
+    fn new(limit: usize) -> EventSizes {
+        EventSizes { limit, current: 0, line_start: true, after_cr: false }
+    }
+
+    /// Whether the event being read is still within the limit after `chunk`.
+    fn within(&mut self, chunk: &[u8]) -> bool {
+        for &byte in chunk {
+            match byte {
+                // The LF of a CRLF: the CR ended the line.
+                b'\n' if self.after_cr => self.after_cr = false,
+                b'\n' | b'\r' => {
+                    if self.line_start {
+                        self.current = 0; // a blank line: the event ends
+                    }
+                    self.line_start = true;
+                    self.after_cr = byte == b'\r';
+                }
+                _ => {
+                    self.after_cr = false;
+                    self.line_start = false;
+                    self.current += 1;
+                    if self.current > self.limit {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
 /// `text` as a header value: as it is when it is visible ASCII without
 /// surrounding spaces, else as `=?base64?…?=` (2026-07-28 Streamable HTTP).
 pub(crate) fn header_text(text: &str) -> String {
@@ -502,5 +615,25 @@ pub(crate) fn header_text(text: &str) -> String {
         text.to_owned()
     } else {
         format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EventSizes;
+
+    #[test]
+    fn an_event_is_counted_until_a_blank_line() {
+        let mut sizes = EventSizes::new(10);
+        assert!(sizes.within(b"data: 1234\n\n"));
+        assert!(sizes.within(b"data: 1234\r\n\r\ndata: 5678\r\rdata:"));
+        assert!(!sizes.within(b" 12345"), "11 bytes in one event");
+        let mut sizes = EventSizes::new(10);
+        assert!(sizes.within(b"data: 1\ndat"), "10 bytes over two lines");
+        assert!(!sizes.within(b":"), "the 11th byte of one event, across lines and chunks");
+        let mut endless = EventSizes::new(1024);
+        let chunk = [b'x'; 100];
+        assert!((0..10).all(|_| endless.within(&chunk)));
+        assert!(!endless.within(&chunk), "an event with no end is refused once past the limit");
     }
 }

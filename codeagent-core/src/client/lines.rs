@@ -16,10 +16,76 @@ use tokio::task::JoinHandle;
 
 use super::ClientError;
 use super::wire::{Inbound, Outgoing, Wire};
+use crate::log_text::escaped;
 use crate::mcp::ProtocolVersion;
 
-/// The longest line read from a server: 64 MiB.
-const LINE_LIMIT: usize = 64 * 1024 * 1024;
+/// The variables of the client's own environment a server process gets
+/// (when set), as the official MCP SDKs pass them: enough to find programs
+/// and a home, nothing that holds a secret. Everything else it gets only
+/// when given ([`ClientBuilder::env`](super::ClientBuilder::env),
+/// [`ClientBuilder::inherit_env`](super::ClientBuilder::inherit_env), or set
+/// on the `Command` itself).
+#[cfg(not(windows))]
+pub const INHERITED_ENV: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+/// The variables of the client's own environment a server process gets
+/// (when set), as the official MCP SDKs pass them: enough to find programs,
+/// a home and a temporary folder, nothing that holds a secret. Everything
+/// else it gets only when given ([`ClientBuilder::env`](super::ClientBuilder::env),
+/// [`ClientBuilder::inherit_env`](super::ClientBuilder::inherit_env), or set
+/// on the `Command` itself).
+#[cfg(windows)]
+pub const INHERITED_ENV: &[&str] = &[
+    "APPDATA",
+    "HOMEDRIVE",
+    "HOMEPATH",
+    "LOCALAPPDATA",
+    "PATH",
+    "PROCESSOR_ARCHITECTURE",
+    "PROGRAMFILES",
+    "SYSTEMDRIVE",
+    "SYSTEMROOT",
+    "TEMP",
+    "USERNAME",
+    "USERPROFILE",
+];
+
+/// A variable given to a server process: a value, or the client's own (`None`).
+pub(crate) type EnvVar = (String, Option<String>);
+
+/// Gives `command` the minimal environment: [`INHERITED_ENV`] from the
+/// client's own (a value starting `()`, an exported shell function, is left
+/// out), then the variables set on `command` itself, then `given`.
+fn minimal_env(command: &mut Command, given: &[EnvVar]) {
+    let explicit: Vec<(std::ffi::OsString, Option<std::ffi::OsString>)> = command
+        .as_std()
+        .get_envs()
+        .map(|(key, value)| (key.to_owned(), value.map(std::ffi::OsStr::to_owned)))
+        .collect();
+    command.env_clear();
+    for key in INHERITED_ENV {
+        if let Some(value) = std::env::var_os(key).filter(|value| !value.as_encoded_bytes().starts_with(b"()")) {
+            command.env(key, value);
+        }
+    }
+    for (key, value) in explicit {
+        match value {
+            Some(value) => command.env(key, value),
+            None => command.env_remove(key),
+        };
+    }
+    for (key, value) in given {
+        match value {
+            Some(value) => {
+                command.env(key, value);
+            }
+            None => {
+                if let Some(own) = std::env::var_os(key) {
+                    command.env(key, own);
+                }
+            }
+        }
+    }
+}
 /// How much of a process's stderr is kept.
 const STDERR_KEPT: usize = 16 * 1024;
 
@@ -52,17 +118,25 @@ pub(crate) struct Lines {
 
 impl Lines {
     /// Lines over `reader` and `writer`; what arrives goes to `inbox`.
-    pub(crate) fn over<R, W>(reader: R, writer: W, inbox: mpsc::UnboundedSender<Inbound>) -> Lines
+    /// Lines longer than `limit` bytes end the connection.
+    pub(crate) fn over<R, W>(reader: R, writer: W, limit: usize, inbox: mpsc::UnboundedSender<Inbound>) -> Lines
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        Lines::start(reader, writer, inbox, None, None)
+        Lines::start(reader, writer, limit, inbox, None, None)
     }
 
-    /// Starts `command` and speaks lines over its stdin and stdout.
-    pub(crate) fn spawn(mut command: Command, inbox: mpsc::UnboundedSender<Inbound>) -> Result<Lines, ClientError> {
+    /// Starts `command` with the minimal environment and `env`, and speaks
+    /// lines over its stdin and stdout.
+    pub(crate) fn spawn(
+        mut command: Command,
+        env: &[EnvVar],
+        limit: usize,
+        inbox: mpsc::UnboundedSender<Inbound>,
+    ) -> Result<Lines, ClientError> {
         let program = command.as_std().get_program().to_string_lossy().into_owned();
+        minimal_env(&mut command, env);
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
         let mut child = command.spawn().map_err(|source| ClientError::Spawn { command: program, source })?;
         let (Some(stdin), Some(stdout), Some(mut stderr_pipe)) =
@@ -82,7 +156,7 @@ impl Lines {
             }
         });
         let child = Arc::new(tokio::sync::Mutex::new(child));
-        let mut lines = Lines::start(stdout, stdin, inbox, Some(stderr), Some(Arc::clone(&child)));
+        let mut lines = Lines::start(stdout, stdin, limit, inbox, Some(stderr), Some(Arc::clone(&child)));
         lines.tasks.push(drain);
         Ok(lines)
     }
@@ -90,6 +164,7 @@ impl Lines {
     fn start<R, W>(
         reader: R,
         writer: W,
+        limit: usize,
         inbox: mpsc::UnboundedSender<Inbound>,
         stderr: Option<Stderr>,
         child: Option<Arc<tokio::sync::Mutex<Child>>>,
@@ -101,7 +176,7 @@ impl Lines {
         let (out, outgoing) = mpsc::unbounded_channel();
         let writing = tokio::spawn(write_loop(writer, outgoing));
         let ending = Ending { stderr: stderr.clone(), child: child.clone() };
-        let reading = tokio::spawn(read_loop(reader, inbox, ending));
+        let reading = tokio::spawn(read_loop(reader, limit, inbox, ending));
         Lines { out, tasks: vec![writing, reading], stderr, child }
     }
 }
@@ -165,28 +240,36 @@ impl Ending {
             let text = stderr.text();
             let tail: Vec<&str> = text.lines().rev().take(5).collect::<Vec<_>>().into_iter().rev().collect();
             if !tail.is_empty() {
-                reason.push_str(&format!("; its stderr ends: {}", tail.join(" | ")));
+                // The server's own text, made one line without control characters or escape sequences.
+                reason.push_str(&format!("; its stderr ends: {}", escaped(&tail.join(" | "))));
             }
         }
         reason
     }
 }
 
-async fn read_loop<R: AsyncRead + Unpin>(reader: R, inbox: mpsc::UnboundedSender<Inbound>, ending: Ending) {
+async fn read_loop<R: AsyncRead + Unpin>(
+    reader: R,
+    limit: usize,
+    inbox: mpsc::UnboundedSender<Inbound>,
+    ending: Ending,
+) {
     let mut reader = BufReader::with_capacity(64 * 1024, reader);
     let mut line = Vec::new();
     let mut number = 0u64;
     let what = loop {
         line.clear();
-        let read = (&mut reader).take(LINE_LIMIT as u64 + 1).read_until(b'\n', &mut line).await;
+        // At most one byte past the limit is held: a line without end is refused, not grown.
+        let read = (&mut reader).take(limit as u64 + 1).read_until(b'\n', &mut line).await;
         match read {
             Ok(0) => break "the server's output ended".to_owned(),
             Err(error) => break format!("reading the server's output failed: {error}"),
             Ok(_) => {}
         }
         number += 1;
-        if line.len() > LINE_LIMIT {
-            break format!("line {number} of the server's output is longer than {LINE_LIMIT} bytes");
+        if line.len() > limit {
+            let what = format!("line {number} of the server's output");
+            break ClientError::TooLarge { what, limit }.to_string();
         }
         let text = line.trim_ascii();
         if text.is_empty() {

@@ -48,16 +48,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
 
-pub use builder::{ClientBuilder, DEFAULT_INPUT_ROUNDS, DEFAULT_TIMEOUT};
+pub use builder::{ClientBuilder, DEFAULT_INPUT_ROUNDS, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_TIMEOUT};
 pub use call::{CallOutput, CallRequest};
 pub use error::ClientError;
 pub use events::{Progress, ServerEvent};
 pub use handlers::{ElicitAnswer, Elicitation, HandlerFuture, Handlers, Root, Sampling};
 pub use handshake::Protocol;
+pub use lines::INHERITED_ENV;
 pub use listen::{Listen, Listening};
 pub use mount::MountError;
 pub use oauth::OAuth;
 
+use crate::log_text::escaped;
 use crate::mcp::{ProtocolVersion, ToolDefinition};
 use crate::schema::{HeaderParam, header_params, header_problems};
 use session::{RequestOptions, Session};
@@ -211,7 +213,11 @@ impl Client {
             let problems = header_problems(&definition.input_schema);
             if !problems.is_empty() {
                 // A tool whose headers cannot be sent as its schema says is not offered (2026-07-28).
-                tracing::warn!("the server's tool `{}` is left out: {}", definition.name, problems.join("; "));
+                tracing::warn!(
+                    "the server's tool `{}` is left out: {}",
+                    escaped(&definition.name),
+                    escaped(&problems.join("; "))
+                );
                 continue;
             }
             headers.insert(definition.name.clone(), header_params(&definition.input_schema));

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::{Client, ClientError, Listen, ServerEvent};
+use crate::log_text::escaped;
 use crate::mcp::meta::UI_META_KEY;
 use crate::mcp::{ContentBlock, ResourceContents, Role, ToolDefinition};
 use crate::prompts::{PromptArgument, PromptMessage, PromptSpec};
@@ -103,7 +104,7 @@ impl Toolbox {
         let listening = match mounted.client.listen(Listen::lists()).await {
             Ok(listening) => Some(listening),
             Err(error) => {
-                tracing::debug!("`{prefix}` offers no change notifications: {error}");
+                tracing::debug!("`{prefix}` offers no change notifications: {}", escaped(&error.to_string()));
                 None
             }
         };
@@ -157,7 +158,7 @@ impl Mounted {
                 Err(RecvError::Closed) => return,
             };
             if let Err(error) = outcome {
-                tracing::warn!("{error}");
+                tracing::warn!("{}", escaped(&error.to_string()));
                 if self.client.closed().is_some() {
                     return;
                 }
@@ -192,7 +193,12 @@ impl Mounted {
                     return Err(MountError::Taken { prefix: self.prefix.clone(), what: format!("the tool `{name}`") });
                 }
                 Err(error) => {
-                    tracing::warn!("`{}`: the tool `{name}` is not mounted: {error}", self.prefix);
+                    tracing::warn!(
+                        "`{}`: the tool `{}` is not mounted: {}",
+                        self.prefix,
+                        escaped(&name),
+                        escaped(&error.to_string())
+                    );
                     now.remove(&name);
                 }
             }
@@ -228,7 +234,12 @@ impl Mounted {
             let spec = match spec {
                 Ok(spec) => describe_resource(spec, entry),
                 Err(error) => {
-                    tracing::warn!("`{}`: the resource `{remote}` is not mounted: {error}", self.prefix);
+                    tracing::warn!(
+                        "`{}`: the resource `{}` is not mounted: {}",
+                        self.prefix,
+                        escaped(remote),
+                        escaped(&error.to_string())
+                    );
                     continue;
                 }
             };
@@ -247,7 +258,7 @@ impl Mounted {
                         what: format!("the resource `{address}`"),
                     });
                 }
-                Err(error) => tracing::warn!("`{}`: {error}", self.prefix),
+                Err(error) => tracing::warn!("`{}`: {}", self.prefix, escaped(&error.to_string())),
             }
         }
         Ok(())
@@ -322,7 +333,7 @@ impl Mounted {
                         what: format!("the prompt `{name}`"),
                     });
                 }
-                Err(error) => tracing::warn!("`{}`: {error}", self.prefix),
+                Err(error) => tracing::warn!("`{}`: {}", self.prefix, escaped(&error.to_string())),
             }
         }
         Ok(())

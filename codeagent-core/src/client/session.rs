@@ -19,6 +19,7 @@ use super::ClientError;
 use super::events::{Progress, ServerEvent};
 use super::handlers::Handlers;
 use super::wire::{Inbound, Outgoing, Wire};
+use crate::log_text::escaped;
 use crate::mcp::ProtocolVersion;
 use crate::mcp::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY,
@@ -313,7 +314,7 @@ impl Session {
     }
 
     fn problem(&self, problem: String) {
-        tracing::warn!("MCP server: {problem}");
+        tracing::warn!("MCP server: {}", escaped(&problem));
         *lock(&self.problem) = Some(problem);
     }
 
@@ -425,7 +426,11 @@ impl Session {
                 }
             }
             if let Err(error) = session.wire.send(Outgoing::other(message, session.version())) {
-                tracing::debug!("the answer to the server's {method} was not sent: {error}");
+                tracing::debug!(
+                    "the answer to the server's {} was not sent: {}",
+                    escaped(&method),
+                    escaped(&error.to_string())
+                );
             }
         });
     }
@@ -468,7 +473,10 @@ async fn read_inbox(session: Weak<Session>, mut inbox: mpsc::UnboundedReceiver<I
                 Some(waiter) => {
                     let _ = waiter.sender.send(Err(error));
                 }
-                None => tracing::debug!("request {id} failed after its caller stopped waiting: {error}"),
+                None => tracing::debug!(
+                    "request {id} failed after its caller stopped waiting: {}",
+                    escaped(&error.to_string())
+                ),
             },
             Inbound::Problem(problem) => session.problem(problem),
             Inbound::Closed(reason) => return session.close_with(reason),

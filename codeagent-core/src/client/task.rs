@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::ClientError;
 use super::session::{RequestOptions, Session};
+use crate::log_text::escaped;
 
 /// The shortest and longest wait between two polls, whatever the server asks.
 const POLL_BOUNDS: (Duration, Duration) = (Duration::from_millis(10), Duration::from_secs(5));
@@ -34,7 +35,7 @@ impl Drop for Followed {
             runtime.spawn(async move {
                 let params = Map::from_iter([("taskId".to_owned(), Value::from(id.as_str()))]);
                 if let Err(error) = session.exchange("tasks/cancel", params, &RequestOptions::default()).await {
-                    tracing::debug!("task {id} could not be cancelled: {error}");
+                    tracing::debug!("task {} could not be cancelled: {}", escaped(&id), escaped(&error.to_string()));
                 }
             });
         }

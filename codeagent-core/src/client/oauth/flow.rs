@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::discovery::{Discovered, ServerMetadata};
 use super::{Authorizer, Config};
+use crate::log_text::escaped;
 use crate::net::HttpClient;
 use crate::oauth::fetch::{Answer, post_form, post_json, redirect_of};
 use crate::oauth::url::{query, with_query};
@@ -57,7 +58,6 @@ pub(crate) struct Registration {
 pub(crate) struct Token {
     pub(crate) access: String,
     pub(crate) refresh: Option<String>,
-    pub(crate) issuer: String,
 }
 
 /// The methods `server` accepts (RFC 8414's default: `client_secret_basic`).
@@ -68,22 +68,25 @@ fn accepted(server: &ServerMetadata) -> Vec<Method> {
     }
 }
 
-/// The client's identity at `server`: pre-registered, its metadata
-/// document, or registered now.
+/// The client's identity at `server` (named by the server at `server_url`):
+/// credentials pre-registered for its issuer, exactly, its metadata
+/// document, or registered now. Credentials registered for another issuer
+/// are never used here (SEP-2352).
 pub(crate) async fn register(
     client: &HttpClient,
     config: &Config,
     server: &ServerMetadata,
+    server_url: &str,
 ) -> Result<Registration, String> {
     let methods = accepted(server);
-    if let Some((client_id, secret)) = &config.registered {
-        let method = match secret {
+    if let Some(known) = config.registered.iter().find(|known| known.issuer == server.issuer) {
+        let method = match known.secret {
             None => Method::None,
             Some(_) if methods.contains(&Method::Basic) => Method::Basic,
             Some(_) if methods.contains(&Method::Post) => Method::Post,
             Some(_) => Method::Basic,
         };
-        return Ok(Registration { client_id: client_id.clone(), secret: secret.clone(), method });
+        return Ok(Registration { client_id: known.client_id.clone(), secret: known.secret.clone(), method });
     }
     if let Some(document) =
         config.metadata_document.as_ref().filter(|_| server.client_id_metadata_document_supported == Some(true))
@@ -91,9 +94,21 @@ pub(crate) async fn register(
         return Ok(Registration { client_id: document.clone(), secret: None, method: Method::None });
     }
     let Some(endpoint) = &server.registration_endpoint else {
+        if !config.registered.is_empty() {
+            let issuers: Vec<String> =
+                config.registered.iter().map(|known| format!("`{}`", escaped(&known.issuer))).collect();
+            return Err(format!(
+                "the server at {server_url} names the authorization server `{}`, but this client's credentials \
+                 are registered for {} (credentials are used only with the issuer they were registered for), \
+                 and `{}` offers no registration: refused",
+                escaped(&server.issuer),
+                issuers.join(", "),
+                escaped(&server.issuer)
+            ));
+        }
         return Err(format!(
             "the authorization server `{}` offers no registration, and this client has no client id for it",
-            server.issuer
+            escaped(&server.issuer)
         ));
     };
     let method = [Method::None, Method::Basic, Method::Post]
@@ -139,7 +154,7 @@ fn credentials<'a>(
 }
 
 /// A token from the token endpoint's answer.
-fn token_of(answer: &Answer, issuer: &str, refresh: Option<&str>) -> Result<Token, String> {
+fn token_of(answer: &Answer, refresh: Option<&str>) -> Result<Token, String> {
     if !answer.status.is_success() {
         return Err(format!("the token endpoint refused: {}", answer.oauth_error()));
     }
@@ -148,7 +163,7 @@ fn token_of(answer: &Answer, issuer: &str, refresh: Option<&str>) -> Result<Toke
         return Err(format!("the token endpoint gave a `{kind}` token; this client uses bearer tokens only"));
     }
     let refresh = answer.json["refresh_token"].as_str().or(refresh).map(str::to_owned);
-    Ok(Token { access: access.to_owned(), refresh, issuer: issuer.to_owned() })
+    Ok(Token { access: access.to_owned(), refresh })
 }
 
 /// Random bytes as base64url text: a PKCE verifier, a `state`.
@@ -182,7 +197,7 @@ pub(crate) async fn authorize(
     if !scope.is_empty() {
         fields.push(("scope", scope.as_str()));
     }
-    let url = with_query(&server.authorization_endpoint, &fields);
+    let url = openable(with_query(&server.authorization_endpoint, &fields), &server.issuer)?;
     let back = match &config.authorizer {
         Authorizer::Person(authorize) => {
             authorize(url).await.map_err(|error| format!("authorization was not given: {error}"))?
@@ -218,7 +233,36 @@ pub(crate) async fn authorize(
     ];
     let basic = credentials(registration, &mut fields);
     let answer = post_form(client, &server.token_endpoint, &fields, basic).await?;
-    token_of(&answer, &server.issuer, None)
+    token_of(&answer, None)
+}
+
+/// `url` when it may be handed to the application to open (or fetched,
+/// unattended): `https://` with a host, or `http://` on a loopback host
+/// (`localhost`, `127.0.0.0/8`, `::1`). Anything else (`javascript:`,
+/// `file:`, a program's name, `http://` elsewhere) is refused, naming it.
+pub(crate) fn openable(url: String, issuer: &str) -> Result<String, String> {
+    let refused = |why: &str| {
+        Err(format!(
+            "the authorization endpoint `{}` of `{}` {why}: refused (only https://, or http:// on loopback, is opened)",
+            escaped(&url),
+            escaped(issuer)
+        ))
+    };
+    let Ok(uri) = url.parse::<hyper::Uri>() else { return refused("is not a URL") };
+    let host = uri.host().unwrap_or_default().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
+    if host.is_empty() {
+        return refused("has no host");
+    }
+    let loopback = host == "localhost"
+        || host.ends_with(".localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|address| address.is_loopback());
+    match uri.scheme_str().map(str::to_ascii_lowercase).as_deref() {
+        Some("https") => Ok(url),
+        Some("http") if loopback => Ok(url),
+        Some("http") => refused("is plain http:// on a host that is not loopback"),
+        Some(_) => refused("is not an https:// URL"),
+        None => refused("is not an absolute URL"),
+    }
 }
 
 /// A new token for `token` from its refresh token.
@@ -235,5 +279,32 @@ pub(crate) async fn refresh(
     ];
     let basic = credentials(registration, &mut fields);
     let answer = post_form(client, &discovered.server.token_endpoint, &fields, basic).await?;
-    token_of(&answer, &discovered.server.issuer, Some(refresh_token))
+    token_of(&answer, Some(refresh_token))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::openable;
+
+    #[test]
+    fn only_https_or_loopback_http_is_opened() {
+        for url in
+            ["https://as.example.com/authorize?x=1", "http://127.0.0.1:9/a", "http://[::1]/a", "http://localhost/a"]
+        {
+            assert_eq!(openable(url.to_owned(), "i").as_deref(), Ok(url));
+        }
+        for url in [
+            "javascript:alert(1)//",
+            "file:///etc/passwd",
+            "calc.exe",
+            "/usr/bin/xcalc",
+            "http://as.example.com/authorize",
+            "data:text/html,hi",
+            "ftp://as.example.com/",
+            "https:///no-host",
+        ] {
+            let error = openable(url.to_owned(), "issuer").unwrap_err();
+            assert!(error.contains(url) && error.contains("refused"), "{url}: {error}");
+        }
+    }
 }

@@ -4,6 +4,7 @@ mod challenge;
 mod discovery;
 mod flow;
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,7 +13,8 @@ pub(crate) use challenge::Challenge;
 use discovery::Discovered;
 use flow::{Registration, Token};
 
-use crate::net::HttpClient;
+use crate::log_text::escaped;
+use crate::net::{HttpClient, Reach, http_client_reaching, is_internal};
 
 /// The answer of an authorizer: the URL the authorization server redirected
 /// to, or why there is none.
@@ -34,17 +36,41 @@ pub(crate) struct Config {
     pub(crate) authorizer: Authorizer,
     pub(crate) redirect_uri: String,
     pub(crate) client_name: String,
-    pub(crate) registered: Option<(String, Option<String>)>,
+    /// Credentials registered beforehand, each with the one issuer it is for.
+    pub(crate) registered: Vec<Registered>,
     pub(crate) metadata_document: Option<String>,
 }
 
-/// What the flows learnt: a registration per authorization server, the
-/// token, and the scopes asked for so far.
+/// A client id (and secret) registered beforehand at one authorization server.
+#[derive(Clone)]
+pub(crate) struct Registered {
+    /// The issuer it was registered with, exactly as its metadata's `issuer`.
+    pub(crate) issuer: String,
+    pub(crate) client_id: String,
+    pub(crate) secret: Option<String>,
+}
+
+/// Whom a token is for: the authorization server that issued it and the
+/// protected resource it is bound to (RFC 8707). A token is attached only to
+/// requests to a server whose own discovery named this pair.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Audience {
+    pub(crate) issuer: String,
+    pub(crate) resource: String,
+}
+
+/// A token held for one [`Audience`], and the scopes asked for it so far.
+struct Grant {
+    token: Token,
+    scopes: Vec<String>,
+}
+
+/// What the flows learnt: a registration per authorization server, and a
+/// grant per audience (issuer and resource).
 #[derive(Default)]
 struct State {
     registrations: Vec<(String, Registration)>,
-    token: Option<Token>,
-    scopes: Vec<String>,
+    grants: HashMap<Audience, Grant>,
 }
 
 /// OAuth 2.1 for a client of HTTP servers, as the MCP authorization spec
@@ -57,10 +83,12 @@ struct State {
 /// `resource` must cover the server; its authorization server's metadata
 /// (RFC 8414, else OpenID Connect discovery), whose `issuer` must match
 /// exactly and which must support PKCE with S256; the client's identity
-/// there (pre-registered, a client ID metadata document, else dynamic
-/// registration, RFC 7591; one per authorization server, never reused at
-/// another); the authorization code flow with PKCE, its `state` and RFC 9207
-/// `iss` checked; the token bound to the resource (RFC 8707). The scopes
+/// there (credentials pre-registered for that issuer, a client ID metadata
+/// document, else dynamic registration, RFC 7591; one per authorization
+/// server, never used at another); the authorization code flow with PKCE,
+/// its `state` and RFC 9207 `iss` checked, the authorization URL handed to
+/// the application only when it is `https://` (or `http://` on loopback);
+/// the token bound to the resource (RFC 8707). The scopes
 /// asked for are the challenge's, else those the resource lists, plus those
 /// asked before (a `403` asks for more: step-up), plus `offline_access` when
 /// the authorization server offers it; a `401` with a refresh token refreshes
@@ -85,12 +113,25 @@ struct State {
 /// ```
 ///
 /// Given to [`ClientBuilder::oauth`](super::ClientBuilder::oauth). Clones
-/// share their tokens and registrations.
+/// share their tokens and registrations, so one `OAuth` may serve several
+/// clients: each token is kept for the pair (issuer, resource) it was issued
+/// for, and a connection attaches only the token of the pair its own
+/// server's discovery named, never another server's. Discovery and the
+/// flow's other requests reach only public addresses when the server is on
+/// one ([`ClientBuilder::allow_private_discovery`](super::ClientBuilder::allow_private_discovery)).
 #[derive(Clone)]
 pub struct OAuth {
     config: Arc<Config>,
     state: Arc<tokio::sync::Mutex<State>>,
-    bearer: Arc<Mutex<Option<String>>>,
+    /// The access token of each audience, for the requests' headers.
+    bearers: Arc<Mutex<Bearers>>,
+}
+
+/// The access tokens in use, read without waiting for a flow.
+#[derive(Default)]
+struct Bearers {
+    by_audience: HashMap<Audience, String>,
+    last: Option<String>,
 }
 
 impl std::fmt::Debug for OAuth {
@@ -98,6 +139,7 @@ impl std::fmt::Debug for OAuth {
         f.debug_struct("OAuth")
             .field("redirect_uri", &self.config.redirect_uri)
             .field("client_name", &self.config.client_name)
+            .field("registered_issuers", &self.config.registered.iter().map(|known| &known.issuer).collect::<Vec<_>>())
             .field("authorized", &self.access_token().is_some())
             .finish_non_exhaustive()
     }
@@ -129,10 +171,10 @@ impl OAuth {
             authorizer,
             redirect_uri,
             client_name: "codeagent".into(),
-            registered: None,
+            registered: Vec::new(),
             metadata_document: None,
         };
-        OAuth { config: Arc::new(config), state: Arc::default(), bearer: Arc::default() }
+        OAuth { config: Arc::new(config), state: Arc::default(), bearers: Arc::default() }
     }
 
     /// The name this client registers under (`codeagent` unless told).
@@ -142,12 +184,44 @@ impl OAuth {
         self
     }
 
-    /// A client id (and secret, for a confidential client) registered with
-    /// the authorization server beforehand: used instead of registering.
+    /// A client id (and secret, for a confidential client) registered
+    /// beforehand with the authorization server `issuer` (exactly as its
+    /// metadata's `issuer` reads): used instead of registering, with that
+    /// issuer only (SEP-2352). A server whose metadata names another issuer
+    /// never gets them: there the client uses its metadata document or
+    /// registers, and fails naming both issuers when it can do neither.
+    /// Repeat it for credentials at several issuers; a second call for the
+    /// same issuer replaces the first.
     #[must_use]
-    pub fn registered(mut self, client_id: impl Into<String>, client_secret: Option<String>) -> OAuth {
-        Arc::make_mut(&mut self.config).registered = Some((client_id.into(), client_secret));
+    pub fn registered(
+        mut self,
+        issuer: impl Into<String>,
+        client_id: impl Into<String>,
+        client_secret: Option<String>,
+    ) -> OAuth {
+        let issuer = issuer.into();
+        let registered = &mut Arc::make_mut(&mut self.config).registered;
+        registered.retain(|known| known.issuer != issuer);
+        registered.push(Registered { issuer, client_id: client_id.into(), secret: client_secret });
         self
+    }
+
+    /// The issuer the server at `server_url` names, found as a client does
+    /// (its protected resource metadata at the well-known URLs, whose
+    /// `resource` must cover the server; its authorization server's
+    /// metadata, whose `issuer` must match): for [`registered`](OAuth::registered)
+    /// credentials where the issuer is not known beforehand. Trusting the
+    /// answer trusts the server to name its issuer; give the issuer yourself
+    /// where you know it. Reaches only public addresses unless the server
+    /// is on an internal one.
+    pub async fn issuer_of(server_url: &str) -> Result<String, super::ClientError> {
+        let failed = |reason: String| super::ClientError::Unauthorized { url: server_url.to_owned(), reason };
+        let uri: hyper::Uri = server_url
+            .parse()
+            .map_err(|error| super::ClientError::BadUrl { url: server_url.to_owned(), reason: format!("{error}") })?;
+        let client = discovery_client(&uri, false).await;
+        let discovered = discovery::discover(&client, server_url, &Challenge::default()).await.map_err(failed)?;
+        Ok(discovered.server.issuer)
     }
 
     /// The HTTPS URL of this client's metadata document (a client ID
@@ -159,13 +233,21 @@ impl OAuth {
         self
     }
 
-    /// The access token in use, once there is one.
+    /// The access token obtained last (for whichever server), once there is
+    /// one. Each connection attaches only the token of its own server.
     pub fn access_token(&self) -> Option<String> {
-        self.bearer.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.bearers.lock().unwrap_or_else(PoisonError::into_inner).last.clone()
+    }
+
+    /// The access token held for `audience`, if there is one.
+    pub(crate) fn token_for(&self, audience: &Audience) -> Option<String> {
+        self.bearers.lock().unwrap_or_else(PoisonError::into_inner).by_audience.get(audience).cloned()
     }
 
     /// Answers `challenge` (from the server at `server_url`; `forbidden` for
-    /// a 403) for a request that carried `sent`: a new token, or why not.
+    /// a 403) for a request that carried `sent`, on a connection bound to
+    /// `bound` (the audience its last answer named): the audience whose
+    /// token the connection attaches from now on, or why there is none.
     pub(crate) async fn answer(
         &self,
         client: &HttpClient,
@@ -173,53 +255,112 @@ impl OAuth {
         challenge: &Challenge,
         forbidden: bool,
         sent: Option<&str>,
-    ) -> Result<(), String> {
+        bound: Option<&Audience>,
+    ) -> Result<Audience, String> {
         let mut state = self.state.lock().await;
-        let current = state.token.as_ref().map(|token| token.access.as_str());
-        if !forbidden && current.is_some() && current != sent {
-            // Another request was authorized meanwhile: try its token.
-            return Ok(());
+        let newer = |state: &State, audience: &Audience| {
+            let current = state.grants.get(audience).map(|grant| grant.token.access.as_str());
+            !forbidden && current.is_some() && current != sent
+        };
+        if let Some(audience) = bound.filter(|audience| newer(&state, audience)) {
+            // Another request to this server was authorized meanwhile: try its token.
+            return Ok(audience.clone());
         }
         let discovered = discovery::discover(client, server_url, challenge).await?;
-        let issuer = discovered.server.issuer.clone();
-        let refreshed = if forbidden { None } else { self.refreshed(client, &state, &discovered).await };
-        if let Some(token) = refreshed {
-            self.keep(&mut state, token);
-            return Ok(());
+        let audience = Audience { issuer: discovered.server.issuer.clone(), resource: discovered.resource.clone() };
+        if newer(&state, &audience) {
+            // Another connection to the same resource holds a token: try it.
+            return Ok(audience);
         }
-        let scopes = scopes(challenge, &discovered, &state.scopes);
+        let refreshed = if forbidden { None } else { self.refreshed(client, &state, &audience, &discovered).await };
+        if let Some(token) = refreshed {
+            self.keep(&mut state, &audience, token, None);
+            return Ok(audience);
+        }
+        let before = state.grants.get(&audience).map(|grant| grant.scopes.as_slice()).unwrap_or_default();
+        let scopes = scopes(challenge, &discovered, before);
+        let issuer = audience.issuer.clone();
         let registration = match state.registrations.iter().find(|(at, _)| *at == issuer) {
             Some((_, registration)) => registration.clone(),
             None => {
-                let registration = flow::register(client, &self.config, &discovered.server).await?;
+                let registration = flow::register(client, &self.config, &discovered.server, server_url).await?;
                 state.registrations.push((issuer, registration.clone()));
                 registration
             }
         };
         let token = flow::authorize(client, &self.config, &discovered, &registration, &scopes).await?;
-        state.scopes = scopes;
-        self.keep(&mut state, token);
-        Ok(())
+        self.keep(&mut state, &audience, token, Some(scopes));
+        Ok(audience)
     }
 
-    /// A refreshed token, when the token in use has a refresh token from the
-    /// same authorization server and the refresh works.
-    async fn refreshed(&self, client: &HttpClient, state: &State, discovered: &Discovered) -> Option<Token> {
-        let token = state.token.as_ref().filter(|token| token.issuer == discovered.server.issuer)?;
+    /// A refreshed token for `audience`, when its token has a refresh token
+    /// and the refresh works.
+    async fn refreshed(
+        &self,
+        client: &HttpClient,
+        state: &State,
+        audience: &Audience,
+        discovered: &Discovered,
+    ) -> Option<Token> {
+        let token = &state.grants.get(audience)?.token;
         let refresh_token = token.refresh.as_deref()?;
-        let (_, registration) = state.registrations.iter().find(|(at, _)| *at == token.issuer)?;
+        let (_, registration) = state.registrations.iter().find(|(at, _)| *at == audience.issuer)?;
         match flow::refresh(client, discovered, registration, refresh_token).await {
             Ok(token) => Some(token),
             Err(error) => {
-                tracing::debug!("refreshing the token failed, authorizing again: {error}");
+                tracing::debug!("refreshing the token failed, authorizing again: {}", escaped(&error));
                 None
             }
         }
     }
 
-    fn keep(&self, state: &mut State, token: Token) {
-        *self.bearer.lock().unwrap_or_else(PoisonError::into_inner) = Some(token.access.clone());
-        state.token = Some(token);
+    /// Keeps `token` for `audience` (with the scopes asked, when new ones were).
+    fn keep(&self, state: &mut State, audience: &Audience, token: Token, scopes: Option<Vec<String>>) {
+        let mut bearers = self.bearers.lock().unwrap_or_else(PoisonError::into_inner);
+        bearers.by_audience.insert(audience.clone(), token.access.clone());
+        bearers.last = Some(token.access.clone());
+        drop(bearers);
+        match state.grants.get_mut(audience) {
+            Some(grant) => {
+                grant.token = token;
+                if let Some(scopes) = scopes {
+                    grant.scopes = scopes;
+                }
+            }
+            None => {
+                state.grants.insert(audience.clone(), Grant { token, scopes: scopes.unwrap_or_default() });
+            }
+        }
+    }
+}
+
+/// The client for the OAuth requests made for the server at `server`:
+/// limited to public addresses unless `allow_private` or the server is on an
+/// internal address itself (an IP address, `localhost`, or a name resolving
+/// to one).
+pub(crate) async fn discovery_client(server: &hyper::Uri, allow_private: bool) -> HttpClient {
+    let reach = if allow_private || server_is_internal(server).await { Reach::Any } else { Reach::Public };
+    http_client_reaching(DISCOVERY_CONNECT_TIMEOUT, reach)
+}
+
+/// How long the OAuth requests wait for a connection.
+const DISCOVERY_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Whether the server at `uri` is on an internal address. A name that does
+/// not resolve counts as public (the guard stays on).
+async fn server_is_internal(uri: &hyper::Uri) -> bool {
+    let host = uri.host().unwrap_or_default().trim_start_matches('[').trim_end_matches(']');
+    if let Ok(address) = host.parse::<std::net::IpAddr>() {
+        return is_internal(address);
+    }
+    let host = host.to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    let port = uri.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 });
+    match tokio::net::lookup_host((host.as_str(), port)).await {
+        Ok(mut addresses) => addresses.any(|address| is_internal(address.ip())),
+        Err(_) => false,
     }
 }
 
@@ -241,4 +382,79 @@ fn scopes(challenge: &Challenge, discovered: &Discovered, before: &[String]) -> 
         scopes.push(offline.to_owned());
     }
     scopes
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::{Challenge, discovery, discovery_client};
+
+    /// A listener on 127.0.0.1 answering every request with protected
+    /// resource metadata: its port, and how many connections it accepted.
+    async fn internal_service() -> (u16, Arc<AtomicUsize>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&accepted);
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let mut request = [0u8; 4096];
+                let _ = stream.read(&mut request).await;
+                let body = r#"{"resource":"http://93.184.216.34/mcp","authorization_servers":[]}"#;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = stream.write_all(answer.as_bytes()).await;
+            }
+        });
+        (port, accepted)
+    }
+
+    fn pointing_at(url: String) -> Challenge {
+        Challenge { resource_metadata: Some(url), ..Challenge::default() }
+    }
+
+    #[tokio::test]
+    async fn a_public_server_cannot_point_discovery_at_internal_addresses() {
+        let (port, accepted) = internal_service().await;
+        let server = "http://93.184.216.34/mcp";
+        let client = discovery_client(&server.parse().unwrap(), false).await;
+        for url in [
+            format!("http://127.0.0.1:{port}/metadata"),
+            format!("http://[::ffff:127.0.0.1]:{port}/metadata"),
+            format!("http://localhost:{port}/metadata"),
+            "http://169.254.169.254/latest/meta-data".to_owned(),
+            "http://[fd00::1]/metadata".to_owned(),
+        ] {
+            let error = discovery::discover(&client, server, &pointing_at(url.clone())).await.unwrap_err();
+            assert!(error.contains("internal") && error.contains("refused"), "{url}: {error}");
+        }
+        assert_eq!(accepted.load(Ordering::SeqCst), 0, "no connection reached the internal service");
+
+        // Allowed by the knob, the same request reaches it.
+        let allowed = discovery_client(&server.parse().unwrap(), true).await;
+        let url = format!("http://127.0.0.1:{port}/metadata");
+        let error = discovery::discover(&allowed, server, &pointing_at(url)).await.unwrap_err();
+        assert!(error.contains("names no authorization server"), "{error}");
+        assert_eq!(accepted.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_server_on_an_internal_address_may_use_internal_discovery() {
+        let (port, accepted) = internal_service().await;
+        for server in ["http://127.0.0.1:1/mcp", "http://localhost:1/mcp", "http://[::1]:1/mcp", "http://10.0.0.7/mcp"]
+        {
+            let client = discovery_client(&server.parse().unwrap(), false).await;
+            let url = format!("http://127.0.0.1:{port}/metadata");
+            let error = discovery::discover(&client, server, &pointing_at(url)).await.unwrap_err();
+            assert!(!error.contains("internal"), "{server}: {error}");
+        }
+        assert_eq!(accepted.load(Ordering::SeqCst), 4);
+    }
 }

@@ -15,7 +15,7 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, Page};
 
 const USAGE: &str = "\
-usage: SERVER [--mount NAME=SERVER ...] [--skills DIR] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] ...] [--skills DIR] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
@@ -51,7 +51,10 @@ usage: SERVER [--mount NAME=SERVER ...] [--skills DIR] [--tool-timeout SECS] [--
   --mount NAME=SERVER          before any of the above: serve another MCP server's tools, resources
                                and prompts too, as NAME_tool, NAME+uri and NAME_prompt. SERVER is an
                                http(s):// URL (Streamable HTTP) or a command line (stdio; quote it:
-                               --mount time='uvx mcp-server-time'). Repeatable
+                               --mount time='uvx mcp-server-time'). Repeatable. A command gets only
+                               HOME, LOGNAME, PATH, SHELL, TERM and USER of this environment
+  --env KEY | --env KEY=VALUE  after a --mount of a command: give it KEY of this environment, or
+                               KEY=VALUE. Repeatable
   --skills DIR                 before the command: serve the agent skills of DIR (each folder with a
                                SKILL.md) as the skills extension: skill:// resources, skills/list
                                and skills/get with each file's SHA-256 digest and size. DIR is read
@@ -233,9 +236,9 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
         },
         None => server,
     };
-    for (name, target) in leading.mounts {
-        if let Err(problem) = mount(&server, &name, &target).await {
-            eprintln!("error: --mount {name}: {problem}");
+    for flag in leading.mounts {
+        if let Err(problem) = mount(&server, &flag).await {
+            eprintln!("error: --mount {}: {}", flag.name, crate::log_text::escaped(&problem));
             return ExitCode::from(2);
         }
     }
@@ -248,8 +251,17 @@ pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
     }
 }
 
-/// The `--mount NAME=SERVER` pairs of a command line: name and server.
-type Mounts = Vec<(String, String)>;
+/// One `--mount NAME=SERVER` of a command line, with its `--env`s.
+#[derive(Debug, Default, PartialEq)]
+struct MountFlag {
+    name: String,
+    target: String,
+    /// `--env KEY=VALUE` (a value) and `--env KEY` (`None`: this process's own).
+    env: Vec<(String, Option<String>)>,
+}
+
+/// The `--mount`s of a command line.
+type Mounts = Vec<MountFlag>;
 
 /// The options that lead the command line, before its command.
 #[derive(Debug, Default, PartialEq)]
@@ -295,7 +307,23 @@ fn split_leading(args: Vec<String>) -> Result<(Leading, Vec<String>), String> {
                     .ok_or_else(|| {
                         format!("--mount `{pair}`: expected NAME=SERVER, such as docs=http://127.0.0.1:9000/mcp")
                     })?;
-                leading.mounts.push((name.to_owned(), target.to_owned()));
+                leading.mounts.push(MountFlag { name: name.to_owned(), target: target.to_owned(), env: Vec::new() });
+            }
+            Some("--env") => {
+                rest.next();
+                let text = rest.next().ok_or("--env needs KEY or KEY=VALUE, such as --env GITHUB_TOKEN")?;
+                let mount = leading
+                    .mounts
+                    .last_mut()
+                    .ok_or_else(|| format!("--env `{text}` must follow the --mount whose server it is for"))?;
+                let (key, value) = match text.split_once('=') {
+                    Some((key, value)) => (key, Some(value.to_owned())),
+                    None => (text.as_str(), None),
+                };
+                if key.is_empty() || key.contains('\0') || value.as_deref().is_some_and(|value| value.contains('\0')) {
+                    return Err(format!("--env `{text}`: expected KEY or KEY=VALUE, such as --env GITHUB_TOKEN"));
+                }
+                mount.env.push((key.to_owned(), value));
             }
             Some("--tool-timeout") => {
                 rest.next();
@@ -336,13 +364,25 @@ fn with_skills(server: Server, dir: &std::path::Path) -> Result<Server, String> 
     }
 }
 
-/// Connects to `target` and mounts it into the server's toolbox as `name`.
-async fn mount(server: &Server, name: &str, target: &str) -> Result<(), String> {
+/// Connects to the server of `flag` (a command started with its `--env`s)
+/// and mounts it into the server's toolbox under its name.
+async fn mount(server: &Server, flag: &MountFlag) -> Result<(), String> {
     use crate::client::{Client, Handlers};
-    let client =
-        Client::builder().handlers(Handlers::forward()).connect(target).await.map_err(|error| error.to_string())?;
-    // The name is the remote server's: escaped, so it cannot forge log lines.
-    tracing::info!("mounted `{}` ({}) as {name}", client.server_name().escape_debug(), client.protocol_version());
+    let MountFlag { name, target, env } = flag;
+    let remote = target.trim_start().starts_with("http://") || target.trim_start().starts_with("https://");
+    if remote && !env.is_empty() {
+        return Err("--env gives variables to a command; this server is a URL".into());
+    }
+    let mut builder = Client::builder().handlers(Handlers::forward());
+    for (key, value) in env {
+        builder = match value {
+            Some(value) => builder.env(key, value),
+            None => builder.inherit_env(key),
+        };
+    }
+    let client = builder.connect(target).await.map_err(|error| error.to_string())?;
+    let server_name = crate::log_text::escaped(client.server_name());
+    tracing::info!("mounted `{server_name}` ({}) as {name}", client.protocol_version());
     server.toolbox().mount(name, client).await.map_err(|error| error.to_string())
 }
 
@@ -555,14 +595,44 @@ mod tests {
         let (leading, rest) =
             split_leading(args(&["--mount", "time=uvx mcp-server-time", "--mount", "web=http://h/mcp", "--list"]))
                 .unwrap();
-        assert_eq!(
-            leading.mounts,
-            [("time".to_owned(), "uvx mcp-server-time".to_owned()), ("web".to_owned(), "http://h/mcp".to_owned())]
-        );
+        let pairs: Vec<(&str, &str)> =
+            leading.mounts.iter().map(|mount| (mount.name.as_str(), mount.target.as_str())).collect();
+        assert_eq!(pairs, [("time", "uvx mcp-server-time"), ("web", "http://h/mcp")]);
         assert_eq!(rest, ["--list"]);
         assert!(split_leading(args(&["--mount"])).unwrap_err().contains("needs NAME=SERVER"));
         assert!(split_leading(args(&["--mount", "time"])).unwrap_err().contains("expected NAME=SERVER"));
         assert!(split_leading(args(&["--mount", "=x"])).unwrap_err().contains("expected NAME=SERVER"));
+    }
+
+    #[test]
+    fn env_follows_its_mount() {
+        let (leading, rest) = split_leading(args(&[
+            "--mount",
+            "gh=npx server-github",
+            "--env",
+            "GITHUB_TOKEN",
+            "--env",
+            "LOG=debug",
+            "--env",
+            "EMPTY=",
+            "--mount",
+            "time=uvx mcp-server-time",
+            "--list",
+        ]))
+        .unwrap();
+        assert_eq!(rest, ["--list"]);
+        assert_eq!(
+            leading.mounts[0].env,
+            [
+                ("GITHUB_TOKEN".to_owned(), None),
+                ("LOG".to_owned(), Some("debug".to_owned())),
+                ("EMPTY".to_owned(), Some(String::new()))
+            ]
+        );
+        assert!(leading.mounts[1].env.is_empty());
+        assert!(split_leading(args(&["--env", "A=b", "--list"])).unwrap_err().contains("must follow the --mount"));
+        assert!(split_leading(args(&["--mount", "a=b", "--env"])).unwrap_err().contains("needs KEY or KEY=VALUE"));
+        assert!(split_leading(args(&["--mount", "a=b", "--env", "=x"])).unwrap_err().contains("expected KEY"));
     }
 
     #[test]

@@ -91,7 +91,8 @@ fn middleware_request(peer: &Peer, request: jsonrpc::Request, era: Era, slot: &S
 /// `message`: like a panicking tool's, an error result for `tools/call`; a
 /// JSON-RPC internal error for anything else.
 fn panicked(method: &str, version: ProtocolVersion, message: &str) -> Response {
-    tracing::error!("handling {} panicked: {}", method.escape_debug(), message.escape_debug());
+    let (method_text, message_text) = (crate::log_text::escaped(method), crate::log_text::escaped(message));
+    tracing::error!("handling {method_text} panicked: {message_text}");
     let text = format!("The server failed unexpectedly while handling {method} (it panicked: {message})");
     if method == "tools/call" {
         Response::result(call_error(text).into_call_result().into_wire(version, None))

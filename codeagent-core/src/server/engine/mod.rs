@@ -291,7 +291,7 @@ impl Engine {
                     peer.cancel(id);
                 }
             }
-            _ => tracing::debug!("ignoring notification {}", method.escape_debug()),
+            _ => tracing::debug!("ignoring notification {}", crate::log_text::escaped(method)),
         }
     }
 

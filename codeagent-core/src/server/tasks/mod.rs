@@ -286,7 +286,7 @@ impl Tasks {
                     if let Err(problem) = task.answer(&responses) {
                         tracing::warn!(
                             "ignoring answers to task {id} given elsewhere: {}",
-                            problem.to_string().escape_debug()
+                            crate::log_text::escaped(&problem.to_string())
                         );
                     }
                 }
