@@ -66,6 +66,8 @@ pub mod guide {
     pub mod authorization {}
     #[doc = include_str!("../docs/guide/testing.md")]
     pub mod testing {}
+    #[doc = include_str!("../docs/guide/security.md")]
+    pub mod security {}
 }
 
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
