@@ -70,6 +70,7 @@ mod tests {
     use axum::http::HeaderMap;
 
     use super::key;
+    use crate::toolbox::Caller;
 
     fn connection(address: &str) -> Option<SocketAddr> {
         Some(address.parse().unwrap())
@@ -98,5 +99,17 @@ mod tests {
         assert_eq!(key(None, proxy, &headers, Some("x-forwarded-for")).unwrap(), "address 198.51.100.1");
         headers.insert("x-forwarded-for", "not an address".parse().unwrap());
         assert_eq!(key(None, proxy, &headers, Some("x-forwarded-for")).unwrap(), "address 10.0.0.1");
+    }
+
+    #[test]
+    fn an_authenticated_client_is_its_issuer_and_subject_wherever_it_connects_from() {
+        let headers = HeaderMap::new();
+        let alice = Caller::new("alice").with_claim("iss", "https://issuer.example");
+        let here = key(Some(&alice), connection("192.0.2.1:1"), &headers, None);
+        let there = key(Some(&alice), connection("198.51.100.2:2"), &headers, None);
+        assert_eq!(here, there);
+        assert_eq!(here.unwrap(), r#"caller ["https://issuer.example","alice"]"#);
+        let elsewhere = Caller::new("alice").with_claim("iss", "https://other.example");
+        assert_ne!(key(Some(&elsewhere), None, &headers, None), there, "another issuer's alice is another client");
     }
 }
