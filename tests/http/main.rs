@@ -7,6 +7,7 @@ mod common;
 
 mod host_page;
 mod legacy;
+mod limits;
 mod modern;
 mod security;
 mod shared;

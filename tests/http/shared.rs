@@ -135,10 +135,12 @@ async fn a_stream_begun_on_one_instance_is_resumed_on_the_other() {
         assert_eq!(first_text(response), "4 steps");
         let ids: Vec<&str> = events.iter().filter_map(|event| event.id.as_deref()).collect();
         assert!(!ids.contains(&first.id.as_deref().unwrap()), "{ids:?}");
-        // A stream no instance has is not resumed: the GET opens a fresh stream.
+        // A stream no instance has is not resumed, nor answered with a fresh
+        // stream the client would take for the rest of the one it lost: 404.
         let unknown = via(&on_a, b.addr).get().header("Last-Event-ID", "12345-1").send().await;
-        assert_eq!(unknown.status, StatusCode::OK);
-        assert!(unknown.is_sse());
+        assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+        let message = unknown.json().await;
+        assert!(message["error"]["message"].as_str().unwrap().contains("stream 12345 is not kept"), "{message}");
     })
     .await;
 }

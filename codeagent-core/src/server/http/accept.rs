@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::ConnectInfo;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -18,8 +19,8 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// Serves `router` on every connection `listener` accepts, until the task is dropped.
 pub(crate) async fn serve(listener: TcpListener, router: Router, header_timeout: Duration) -> std::io::Result<()> {
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             Err(error) => {
                 // A connection reset before it was accepted, or no descriptor
                 // left: neither ends the server.
@@ -33,7 +34,14 @@ pub(crate) async fn serve(listener: TcpListener, router: Router, header_timeout:
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!("could not set TCP_NODELAY on a connection: {error}");
         }
-        let service = TowerToHyperService::new(router.clone());
+        // Each request carries the client's address, as axum's
+        // `into_make_service_with_connect_info` gives it (the per-client
+        // session limit keys on it).
+        let inner = TowerToHyperService::new(router.clone());
+        let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            hyper::service::Service::call(&inner, request)
+        });
         tokio::spawn(async move {
             let mut builder = http1::Builder::new();
             // The deadline runs while a request's headers are awaited,

@@ -15,6 +15,7 @@
 pub(crate) mod accept;
 mod answer;
 mod channel;
+mod client;
 mod forward;
 mod guard;
 mod headers;
@@ -38,6 +39,18 @@ use super::store::Store;
 use guard::{AllowList, LOOPBACK_HOSTS};
 use session::Sessions;
 use shared::Shared;
+
+/// What one legacy session keeps of its streams' events for resumption, in
+/// bytes, unless [`HttpOptions::with_resume_bytes_per_session`] says otherwise.
+pub(crate) const DEFAULT_RESUME_PER_SESSION: usize = 1 << 20;
+
+/// What all legacy sessions together keep for resumption, in bytes, unless
+/// [`HttpOptions::with_resume_bytes_total`] says otherwise.
+pub(crate) const DEFAULT_RESUME_TOTAL: usize = 64 << 20;
+
+/// The most live legacy sessions one client opens, unless
+/// [`HttpOptions::with_max_sessions_per_client`] says otherwise.
+pub(crate) const DEFAULT_SESSIONS_PER_CLIENT: usize = 64;
 
 /// How the HTTP endpoint behaves.
 ///
@@ -66,6 +79,10 @@ pub struct HttpOptions {
     keep_alive: Duration,
     session_idle: Duration,
     max_sessions: usize,
+    sessions_per_client: usize,
+    pub(crate) client_address_header: Option<String>,
+    resume_per_session: usize,
+    resume_total: usize,
     host_page: bool,
     pub(crate) store: Option<Arc<dyn Store>>,
 }
@@ -85,6 +102,11 @@ impl std::fmt::Debug for HttpOptions {
             .field("authorized", &self.authorizer.is_some())
             .field("body_limit", &self.body_limit)
             .field("request_timeout", &self.request_timeout)
+            .field("max_sessions", &self.max_sessions)
+            .field("sessions_per_client", &self.sessions_per_client)
+            .field("client_address_header", &self.client_address_header)
+            .field("resume_per_session", &self.resume_per_session)
+            .field("resume_total", &self.resume_total)
             .field("host_page", &self.host_page)
             .field("shared_store", &self.store.is_some())
             .finish_non_exhaustive()
@@ -93,7 +115,9 @@ impl std::fmt::Debug for HttpOptions {
 
 impl HttpOptions {
     /// The defaults: endpoint `/mcp`, localhost-only Host and Origin checks,
-    /// no authorisation, 4 MiB bodies, a 5-minute request timeout.
+    /// no authorisation, 4 MiB bodies, a 5-minute request timeout; at most
+    /// 10,000 legacy sessions, 64 of them per client; 1 MiB of events kept
+    /// for resumption per session, 64 MiB in all.
     pub fn new() -> Self {
         let loopback: Vec<String> = LOOPBACK_HOSTS.iter().map(|host| (*host).to_owned()).collect();
         HttpOptions {
@@ -110,6 +134,10 @@ impl HttpOptions {
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(3600),
             max_sessions: 10_000,
+            sessions_per_client: DEFAULT_SESSIONS_PER_CLIENT,
+            client_address_header: None,
+            resume_per_session: DEFAULT_RESUME_PER_SESSION,
+            resume_total: DEFAULT_RESUME_TOTAL,
             host_page: false,
             store: None,
         }
@@ -220,6 +248,70 @@ impl HttpOptions {
         self
     }
 
+    /// The most live legacy sessions one client may open (64): past it,
+    /// `initialize` gets `429 Too Many Requests` and a JSON-RPC error naming
+    /// the limit, and the client's existing sessions, like everyone else's,
+    /// stay. So one client cannot open sessions until the cap
+    /// ([`with_max_sessions`](Self::with_max_sessions)) ends everyone
+    /// else's. At least 1.
+    ///
+    /// A client is the authenticated caller where the endpoint is a resource
+    /// server (its token's issuer and subject), otherwise its IP address (an
+    /// IPv6 address by its `/64` prefix, which one host commonly holds whole).
+    /// [`Server::serve_http`](crate::server::Server::serve_http) knows the
+    /// address; a router mounted in an application of your own knows it only
+    /// when served with
+    /// `into_make_service_with_connect_info::<SocketAddr>()`, and without
+    /// either the limit does not apply (the cap still does). Behind a
+    /// reverse proxy every client has the proxy's address: see
+    /// [`with_client_address_header`](Self::with_client_address_header).
+    /// With a shared store ([`with_store`](Self::with_store)) each instance
+    /// counts the sessions opened through it.
+    #[must_use]
+    pub fn with_max_sessions_per_client(mut self, sessions: usize) -> Self {
+        self.sessions_per_client = sessions.max(1);
+        self
+    }
+
+    /// Takes the client's address, for the per-client session limit, from
+    /// the last entry of request header `name` (such as `X-Forwarded-For`,
+    /// the entry the proxy in front of this server appended) instead of the
+    /// connection. Only for a server every request reaches through a proxy
+    /// that sets the header: anyone else can write any address in it. Not
+    /// set, no header is trusted; a request without a usable entry counts
+    /// against the connection's address.
+    #[must_use]
+    pub fn with_client_address_header(mut self, name: impl Into<String>) -> Self {
+        self.client_address_header = Some(name.into());
+        self
+    }
+
+    /// The most bytes of events one legacy session keeps for resumption
+    /// (1 MiB), across its streams: past it its oldest events are dropped
+    /// first. An event counts its length plus 64 bytes; one larger than the
+    /// budget is sent but not kept. A client that reconnects with the
+    /// `Last-Event-ID` of an event whose successor was dropped gets `404`
+    /// and an error saying so, and sends its request again. With a shared
+    /// store the budget also bounds what each instance writes there for a
+    /// session (past it, the copy of the stream stops). A resume needs only
+    /// the events since the connection was lost; 1 MiB holds thousands of
+    /// progress notifications or a large result.
+    #[must_use]
+    pub fn with_resume_bytes_per_session(mut self, bytes: usize) -> Self {
+        self.resume_per_session = bytes;
+        self
+    }
+
+    /// The most bytes of events all legacy sessions together keep for
+    /// resumption (64 MiB): past it the oldest events of all sessions are
+    /// dropped first, so the process's memory for resumption stays bounded
+    /// whatever the number of sessions.
+    #[must_use]
+    pub fn with_resume_bytes_total(mut self, bytes: usize) -> Self {
+        self.resume_total = bytes;
+        self
+    }
+
     /// Keeps legacy sessions in `store`, shared with the other instances of
     /// this server, so that any of them can serve any session: its record
     /// (negotiated version, capabilities, log level, subscriptions), the
@@ -257,7 +349,9 @@ pub(crate) struct Http {
 /// and the system gives no randomness for this instance's id.
 pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Result<Router, crate::RandomError> {
     let path = options.path.clone();
-    let mut sessions = Sessions::new(options.session_idle, options.max_sessions);
+    let budget = resume::Budget::new(options.resume_per_session, options.resume_total);
+    let mut sessions =
+        Sessions::new(options.session_idle, options.max_sessions).with_limits(budget, options.sessions_per_client);
     if let Some(store) = &options.store {
         // A stream's events stay until a request that started it could have ended.
         let stream_ttl = options.request_timeout.saturating_add(Duration::from_secs(60));

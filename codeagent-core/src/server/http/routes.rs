@@ -1,10 +1,11 @@
 //! The MCP endpoint's POST, GET and DELETE handlers: HTTP framing only
 //! (sessions, headers, status codes); the engine answers the messages.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
@@ -17,7 +18,7 @@ use super::guard::unauthorized;
 use super::headers;
 use super::respond::{accepted, rpc_error};
 use super::resume::resume;
-use super::session::HttpSession;
+use super::session::{HttpSession, Refused};
 use crate::mcp::meta::PROTOCOL_VERSION_KEY;
 use crate::mcp::{Method, ProtocolVersion};
 use crate::server::era::{Era, is_modern_request};
@@ -120,7 +121,12 @@ fn header_version(headers: &HeaderMap) -> Option<Result<ProtocolVersion, String>
 }
 
 /// POST: one JSON-RPC message (or a 2025-03-26 batch).
-pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body: Body) -> Response {
+pub(crate) async fn post(
+    State(http): State<Arc<Http>>,
+    connection: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     let caller = match admit(&http, &headers).await {
         Ok(caller) => caller,
         Err(refusal) => return refusal,
@@ -164,7 +170,10 @@ pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body
         {
             modern_request(&http, &headers, &caller, request).await
         }
-        Incoming::Request(request) => legacy_request(&http, &headers, &caller, request).await,
+        Incoming::Request(request) => {
+            let address = connection.map(|axum::Extension(ConnectInfo(address))| address);
+            legacy_request(&http, &headers, &caller, address, request).await
+        }
         // A 2026-07-28 client has nothing to notify or answer outside a request.
         Incoming::Notification { .. } | Incoming::Response { .. }
             if header_modern && session_id(&headers).is_none() =>
@@ -285,16 +294,28 @@ async fn modern_request(http: &Arc<Http>, headers: &HeaderMap, caller: &Admitted
 }
 
 /// A legacy request: `initialize` opens a session; everything else needs one.
-async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, caller: &Admitted, request: Request) -> Response {
+async fn legacy_request(
+    http: &Arc<Http>,
+    headers: &HeaderMap,
+    caller: &Admitted,
+    address: Option<SocketAddr>,
+    request: Request,
+) -> Response {
     if let Some(Err(version)) = header_version(headers) {
         let message = format!("Bad Request: unsupported MCP-Protocol-Version `{version}`");
         return refuse(StatusCode::BAD_REQUEST, &request.id, message);
     }
     let sse = accepts_sse(headers);
     if request.method == Method::Initialize.name() {
-        let Some((session_id, session)) = http.sessions.create() else {
-            let error = RpcError::new(INTERNAL_ERROR, "Internal error: no session id could be made");
-            return rpc_error(StatusCode::INTERNAL_SERVER_ERROR, &request.id, &error);
+        let header = http.options.client_address_header.as_deref();
+        let client = super::client::key(caller.as_ref(), address, headers, header);
+        let (session_id, session) = match http.sessions.create(client.as_deref()) {
+            Ok(created) => created,
+            Err(Refused::TooMany { limit }) => return super::client::too_many_sessions(&request.id, limit),
+            Err(Refused::NoRandomness) => {
+                let error = RpcError::new(INTERNAL_ERROR, "Internal error: no session id could be made");
+                return rpc_error(StatusCode::INTERNAL_SERVER_ERROR, &request.id, &error);
+            }
         };
         session.bind(owner(http, headers, caller));
         let id = request.id.clone();
@@ -346,10 +367,8 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
         let message = "Not Acceptable: the GET stream is text/event-stream";
         return refuse(StatusCode::NOT_ACCEPTABLE, &Value::Null, message);
     }
-    if let Some(last) = headers.get("last-event-id").and_then(|value| value.to_str().ok())
-        && let Some(response) = resume(&session.logs, last, http.options.keep_alive).await
-    {
-        return response;
+    if let Some(last) = headers.get("last-event-id") {
+        return resume(&session.logs, last.to_str().unwrap_or_default(), http.options.keep_alive).await;
     }
     let (sender, receiver) = stream();
     let engine = Arc::clone(&http.engine);
