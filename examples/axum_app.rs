@@ -73,5 +73,7 @@ async fn main() -> std::io::Result<()> {
 
     let listener = tokio::net::TcpListener::bind(address).await?;
     eprintln!("the app on http://{0}/, MCP on http://{0}/mcp", listener.local_addr()?);
-    axum::serve(listener, app).await
+    // With each connection's address, so that one client's sessions count
+    // against its own limit (`HttpOptions::with_max_sessions_per_client`).
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await
 }

@@ -55,7 +55,11 @@ pub(super) async fn run(
             name: name.clone(),
             arguments: shown,
         })));
-        tracing::info!("calling tool {} (call {})", crate::log_text::escaped(&name), crate::log_text::escaped(&call.id));
+        tracing::info!(
+            "calling tool {} (call {})",
+            crate::log_text::escaped(&name),
+            crate::log_text::escaped(&call.id)
+        );
         let future: Running = match (tool, arguments) {
             (None, _) => ready(index, unknown(&call.name, names)),
             (Some(_), Err(error)) => ready(index, error.into_tool_result()),

@@ -25,9 +25,7 @@ pub(crate) fn key(
     address_header: Option<&str>,
 ) -> Option<String> {
     if let Some(caller) = caller {
-        let issuer = caller.claim("iss").and_then(Value::as_str).unwrap_or_default();
-        // As JSON, so that no issuer and subject run into another pair.
-        return Some(format!("caller {}", Value::from(vec![issuer, caller.subject()])));
+        return Some(format!("caller {}", caller.identity()));
     }
     let forwarded = address_header.and_then(|name| forwarded(headers, name));
     let address = forwarded.or(connection.map(|connection| connection.ip()))?;

@@ -114,13 +114,19 @@ impl AllowList {
         if let Some(hosts) = &self.hosts {
             let host = headers.get(header::HOST).and_then(|value| value.to_str().ok()).unwrap_or_default();
             if !authority_host(host).is_some_and(|name| matches_host(hosts, name)) {
-                return Some(forbidden(&format!("Forbidden: Host `{}` is not allowed", crate::log_text::escaped(host))));
+                return Some(forbidden(&format!(
+                    "Forbidden: Host `{}` is not allowed",
+                    crate::log_text::escaped(host)
+                )));
             }
         }
         if let (Some(origins), Some(origin)) = (&self.origins, headers.get(header::ORIGIN)) {
             let origin = origin.to_str().unwrap_or_default();
             if !origin_host(origin).is_some_and(|name| matches_host(origins, name)) {
-                return Some(forbidden(&format!("Forbidden: Origin `{}` is not allowed", crate::log_text::escaped(origin))));
+                return Some(forbidden(&format!(
+                    "Forbidden: Origin `{}` is not allowed",
+                    crate::log_text::escaped(origin)
+                )));
             }
         }
         None
