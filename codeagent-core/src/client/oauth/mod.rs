@@ -123,6 +123,15 @@ struct State {
 /// # Ok(()) }
 /// ```
 ///
+/// Without a person, the same discovery leads to another grant, each bound
+/// to the one issuer its credentials are for:
+/// [`client_credentials`](OAuth::client_credentials) (a secret or a private
+/// key), [`enterprise_managed`](OAuth::enterprise_managed) (an ID token
+/// exchanged at the identity provider) and
+/// [`workload_identity`](OAuth::workload_identity) (a workload's JWT).
+/// [`dpop`](OAuth::dpop) binds the tokens of any of them to a key of the
+/// client (RFC 9449).
+///
 /// Given to [`ClientBuilder::oauth`](super::ClientBuilder::oauth). Clones
 /// share their tokens and registrations, so one `OAuth` may serve several
 /// clients: each token is kept for the pair (issuer, resource) it was issued
