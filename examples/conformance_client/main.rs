@@ -14,7 +14,10 @@
 use std::process::ExitCode;
 
 use codeagent::ProtocolVersion;
-use codeagent::client::{Client, ClientError, ElicitAnswer, Elicitation, Handlers, OAuth, Protocol, Root};
+use codeagent::client::{
+    Assertion, Client, ClientError, ClientKey, Credential, ElicitAnswer, Elicitation, Handlers, IdentityProvider,
+    OAuth, Protocol, Root,
+};
 use serde_json::{Map, Value, json};
 
 #[tokio::main]
@@ -76,6 +79,22 @@ fn accepting() -> Handlers {
 /// Every capability declared: roots (none), sampling (refused), elicitation (accepted).
 fn everything() -> Handlers {
     accepting().with_roots(Vec::<Root>::new()).on_sampling(|_| async { Err("this client has no model".to_owned()) })
+}
+
+/// Connects with `oauth`, lists the tools and calls the suite's test tool.
+async fn authorized(url: &str, version: ProtocolVersion, oauth: OAuth) -> Result<(), ClientError> {
+    let client = Client::builder().protocol(Protocol::Only(version)).oauth(oauth).http(url).await?;
+    client.list_tools().await?;
+    client.call("test-tool", json!({})).await?;
+    Ok(())
+}
+
+/// The text of the context's `name`, which the scenario gives.
+fn text(context: &Value, name: &str) -> Result<String, ClientError> {
+    context[name]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| ClientError::Invalid(format!("the scenario's context has no `{name}`")))
 }
 
 /// Calls `name` with `arguments`, reporting a failure without stopping.
@@ -154,6 +173,38 @@ async fn run(scenario: &str, url: &str, version: ProtocolVersion, context: &Valu
                 tools.iter().find(|tool| tool.name == "json_schema_2020_12_tool").map(|tool| tool.input_schema.clone());
             client.call("json_schema_echo", json!({ "schema": schema })).await?;
         }
+        "auth/client-credentials-basic" | "auth/client-credentials-jwt" => {
+            // No person: the client's own credentials, for the issuer its server names.
+            let issuer = OAuth::issuer_of(url).await?;
+            let credential = match (context["client_secret"].as_str(), context["private_key_pem"].as_str()) {
+                (Some(secret), _) => Credential::secret(secret),
+                (None, Some(pem)) => Credential::private_key(
+                    ClientKey::from_pem(pem).map_err(|error| ClientError::Invalid(error.to_string()))?,
+                ),
+                (None, None) => return Err(ClientError::Invalid("the context has no client credentials".into())),
+            };
+            let oauth = OAuth::client_credentials(issuer, text(context, "client_id")?, credential);
+            authorized(url, version, oauth).await?;
+        }
+        "auth/enterprise-managed-authorization" => {
+            // The person signed in at the identity provider already: its ID token is exchanged for access.
+            let issuer = OAuth::issuer_of(url).await?;
+            let provider = IdentityProvider::new(
+                text(context, "idp_token_endpoint")?,
+                text(context, "idp_client_id")?,
+                Assertion::fixed(text(context, "idp_id_token")?),
+            );
+            let credential = Credential::secret(text(context, "client_secret")?);
+            let oauth = OAuth::enterprise_managed(issuer, text(context, "client_id")?, credential, provider);
+            authorized(url, version, oauth).await?;
+        }
+        "auth/wif-jwt-bearer" => {
+            // The platform gave the workload a JWT: presented as it is.
+            let issuer = OAuth::issuer_of(url).await?;
+            let assertion = Assertion::fixed(text(context, "valid_jwt")?);
+            let oauth = OAuth::workload_identity(issuer, text(context, "client_id")?, assertion);
+            authorized(url, version, oauth).await?;
+        }
         authorization if authorization.starts_with("auth/") => {
             // The suite's authorization server approves at once; its
             // pre-registration scenario gives the credentials.
@@ -166,9 +217,11 @@ async fn run(scenario: &str, url: &str, version: ProtocolVersion, context: &Valu
                 let issuer = OAuth::issuer_of(url).await?;
                 oauth = oauth.registered(issuer, client_id, context["client_secret"].as_str().map(str::to_owned));
             }
-            let client = Client::builder().protocol(Protocol::Only(version)).oauth(oauth).http(url).await?;
-            client.list_tools().await?;
-            client.call("test-tool", json!({})).await?;
+            if authorization.starts_with("auth/dpop") {
+                // Tokens bound to this client's key, proven on every request.
+                oauth = oauth.dpop();
+            }
+            authorized(url, version, oauth).await?;
         }
         other => return Err(ClientError::Invalid(format!("no such scenario: `{other}`"))),
     }

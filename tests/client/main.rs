@@ -8,6 +8,7 @@ mod common;
 #[cfg(feature = "testing")]
 mod golden;
 mod hostile;
+mod machine;
 mod mount;
 mod oauth;
 mod own;

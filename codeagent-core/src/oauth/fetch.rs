@@ -17,10 +17,12 @@ const LIMIT: usize = 1024 * 1024;
 /// How long one exchange may take.
 const DEADLINE: Duration = Duration::from_secs(30);
 
-/// An answer: its status and its body as JSON (`Null` when it is not JSON).
+/// An answer: its status, its body as JSON (`Null` when it is not JSON),
+/// and the `DPoP-Nonce` it gave, if any (RFC 9449 §8).
 pub(crate) struct Answer {
     pub(crate) status: StatusCode,
     pub(crate) json: Value,
+    pub(crate) dpop_nonce: Option<String>,
 }
 
 impl Answer {
@@ -39,12 +41,13 @@ async fn send(client: &HttpClient, request: Request<Full<Bytes>>, url: &str) -> 
     let exchange = async {
         let response = client.request(request).await.map_err(|error| format!("{url}: {}", describe(&error)))?;
         let status = response.status();
+        let dpop_nonce = response.headers().get("dpop-nonce").and_then(|value| value.to_str().ok()).map(str::to_owned);
         let body = Limited::new(response.into_body(), LIMIT)
             .collect()
             .await
             .map_err(|error| format!("reading {url}: {}", describe(&*error)))?
             .to_bytes();
-        Ok(Answer { status, json: serde_json::from_slice(&body).unwrap_or(Value::Null) })
+        Ok(Answer { status, json: serde_json::from_slice(&body).unwrap_or(Value::Null), dpop_nonce })
     };
     tokio::time::timeout(DEADLINE, exchange).await.map_err(|_| format!("{url} did not answer within {DEADLINE:?}"))?
 }
@@ -76,16 +79,31 @@ pub(crate) async fn post_json(client: &HttpClient, url: &str, json: &Value) -> R
 
 /// `POST url` of the form `fields`, with HTTP Basic credentials when given
 /// (RFC 6749 §2.3.1: each part form-encoded before it is joined).
+#[cfg(feature = "auth")]
 pub(crate) async fn post_form(
     client: &HttpClient,
     url: &str,
     fields: &[(&str, &str)],
     basic: Option<(&str, &str)>,
 ) -> Result<Answer, String> {
+    post_form_with(client, url, fields, basic, &[]).await
+}
+
+/// [`post_form`] with more `headers` (a `DPoP` proof).
+pub(crate) async fn post_form_with(
+    client: &HttpClient,
+    url: &str,
+    fields: &[(&str, &str)],
+    basic: Option<(&str, &str)>,
+    headers: &[(&str, &str)],
+) -> Result<Answer, String> {
     let body = form_urlencoded::Serializer::new(String::new()).extend_pairs(fields).finish();
     let mut request = Request::post(uri(url)?)
         .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
         .header(ACCEPT, "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
     if let Some((id, secret)) = basic {
         use base64::Engine as _;
         let encode = |part: &str| form_urlencoded::byte_serialize(part.as_bytes()).collect::<String>();

@@ -1,8 +1,8 @@
-//! A server's `WWW-Authenticate: Bearer ...` challenge (RFC 6750 §3): where
-//! its protected resource metadata is (RFC 9728 §5.1), the scope it wants,
-//! and the error.
+//! A server's `WWW-Authenticate: Bearer ...` challenge (RFC 6750 §3), or
+//! `DPoP ...` (RFC 9449 §7.1): where its protected resource metadata is
+//! (RFC 9728 §5.1), the scope it wants, and the error.
 
-/// The parameters of a `Bearer` challenge.
+/// The parameters of a `Bearer` (or `DPoP`) challenge.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Challenge {
     /// `resource_metadata`: the URL of the protected resource metadata.
@@ -14,7 +14,8 @@ pub(crate) struct Challenge {
 }
 
 impl Challenge {
-    /// The `Bearer` challenge among `header`'s challenges, if there is one.
+    /// The first `Bearer` or `DPoP` challenge among `header`'s challenges,
+    /// if there is one.
     pub(crate) fn parse(header: &str) -> Option<Challenge> {
         let mut rest = header.trim_start();
         loop {
@@ -23,7 +24,7 @@ impl Challenge {
                 return None;
             }
             let (params, next) = parameters(after);
-            if scheme.eq_ignore_ascii_case("bearer") {
+            if scheme.eq_ignore_ascii_case("bearer") || scheme.eq_ignore_ascii_case("dpop") {
                 let mut challenge = Challenge::default();
                 for (name, value) in params {
                     match name.to_ascii_lowercase().as_str() {
@@ -117,5 +118,15 @@ mod tests {
         assert_eq!(Challenge::parse("Bearer").unwrap(), Challenge::default());
         assert_eq!(Challenge::parse(r#"Basic realm="x""#), None);
         assert_eq!(Challenge::parse(""), None);
+    }
+
+    #[test]
+    fn reads_a_dpop_challenge() {
+        let challenge = Challenge::parse(
+            r#"DPoP error="use_dpop_nonce", algs="ES256", resource_metadata="http://h/.well-known/oauth-protected-resource""#,
+        )
+        .unwrap();
+        assert_eq!(challenge.error.as_deref(), Some("use_dpop_nonce"));
+        assert_eq!(challenge.resource_metadata.as_deref(), Some("http://h/.well-known/oauth-protected-resource"));
     }
 }

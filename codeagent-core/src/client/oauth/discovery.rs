@@ -15,7 +15,9 @@ use crate::oauth::url;
 #[derive(Clone, Debug, Deserialize)]
 pub(crate) struct ServerMetadata {
     pub(crate) issuer: String,
-    pub(crate) authorization_endpoint: String,
+    /// Absent where the server offers only grants without a person.
+    #[serde(default)]
+    pub(crate) authorization_endpoint: Option<String>,
     pub(crate) token_endpoint: String,
     #[serde(default)]
     pub(crate) registration_endpoint: Option<String>,
@@ -23,6 +25,8 @@ pub(crate) struct ServerMetadata {
     pub(crate) scopes_supported: Option<Vec<String>>,
     #[serde(default)]
     pub(crate) token_endpoint_auth_methods_supported: Option<Vec<String>>,
+    #[serde(default)]
+    pub(crate) token_endpoint_auth_signing_alg_values_supported: Option<Vec<String>>,
     #[serde(default)]
     pub(crate) code_challenge_methods_supported: Option<Vec<String>>,
     #[serde(default)]
@@ -92,16 +96,10 @@ pub(crate) async fn discover(
     Ok(Discovered { resource: metadata.resource, scopes_supported: metadata.scopes_supported, server })
 }
 
-/// The metadata of the authorization server `issuer`, which must support
-/// PKCE with S256.
+/// The metadata of the authorization server `issuer` (the authorization
+/// code flow checks that it supports PKCE with S256).
 async fn server_metadata(client: &HttpClient, issuer: &str) -> Result<ServerMetadata, String> {
     let (found_at, document) = crate::oauth::server_metadata(client, issuer).await?;
-    let metadata: ServerMetadata = serde_json::from_value(document)
-        .map_err(|error| format!("the authorization server metadata at {found_at} is not valid: {error}"))?;
-    let s256 =
-        metadata.code_challenge_methods_supported.as_ref().is_some_and(|methods| methods.iter().any(|m| m == "S256"));
-    if !s256 {
-        return Err(format!("the authorization server `{issuer}` does not support PKCE with S256: refused"));
-    }
-    Ok(metadata)
+    serde_json::from_value(document)
+        .map_err(|error| format!("the authorization server metadata at {found_at} is not valid: {error}"))
 }

@@ -9,10 +9,11 @@ use base64::prelude::BASE64_URL_SAFE_NO_PAD;
 use serde_json::json;
 
 use super::discovery::{Discovered, ServerMetadata};
+use super::token::{Dpop, Form, Token, post_token, token_of};
 use super::{Authorizer, Config};
 use crate::log_text::escaped;
 use crate::net::HttpClient;
-use crate::oauth::fetch::{Answer, post_form, post_json, redirect_of};
+use crate::oauth::fetch::{post_json, redirect_of};
 use crate::oauth::url::{query, with_query};
 
 /// How a client proves itself at the token endpoint.
@@ -46,18 +47,21 @@ impl Method {
 }
 
 /// The client's identity at one authorization server.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Registration {
     pub(crate) client_id: String,
     pub(crate) secret: Option<String>,
     pub(crate) method: Method,
 }
 
-/// A token for a resource.
-#[derive(Clone, Debug)]
-pub(crate) struct Token {
-    pub(crate) access: String,
-    pub(crate) refresh: Option<String>,
+impl std::fmt::Debug for Registration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registration")
+            .field("client_id", &self.client_id)
+            .field("secret", &self.secret.as_ref().map(|_| "<redacted>"))
+            .field("method", &self.method)
+            .finish()
+    }
 }
 
 /// The methods `server` accepts (RFC 8414's default: `client_secret_basic`).
@@ -137,33 +141,18 @@ pub(crate) async fn register(
     Ok(Registration { client_id, secret, method })
 }
 
-/// Adds the client's credentials to `fields`, or returns them for HTTP Basic.
-fn credentials<'a>(
-    registration: &'a Registration,
-    fields: &mut Vec<(&'static str, &'a str)>,
-) -> Option<(&'a str, &'a str)> {
+/// The form `fields` with the client's credentials added (or set aside for HTTP Basic).
+fn credentials(registration: &Registration, mut fields: Vec<(&'static str, String)>) -> Form {
+    let mut basic = None;
     match (registration.method, registration.secret.as_deref()) {
-        (Method::Basic, Some(secret)) => return Some((&registration.client_id, secret)),
+        (Method::Basic, Some(secret)) => basic = Some((registration.client_id.clone(), secret.to_owned())),
         (Method::Post, Some(secret)) => {
-            fields.push(("client_id", &registration.client_id));
-            fields.push(("client_secret", secret));
+            fields.push(("client_id", registration.client_id.clone()));
+            fields.push(("client_secret", secret.to_owned()));
         }
-        _ => fields.push(("client_id", &registration.client_id)),
+        _ => fields.push(("client_id", registration.client_id.clone())),
     }
-    None
-}
-
-/// A token from the token endpoint's answer.
-fn token_of(answer: &Answer, refresh: Option<&str>) -> Result<Token, String> {
-    if !answer.status.is_success() {
-        return Err(format!("the token endpoint refused: {}", answer.oauth_error()));
-    }
-    let access = answer.json["access_token"].as_str().ok_or("the token endpoint's answer has no access_token")?;
-    if let Some(kind) = answer.json["token_type"].as_str().filter(|kind| !kind.eq_ignore_ascii_case("bearer")) {
-        return Err(format!("the token endpoint gave a `{kind}` token; this client uses bearer tokens only"));
-    }
-    let refresh = answer.json["refresh_token"].as_str().or(refresh).map(str::to_owned);
-    Ok(Token { access: access.to_owned(), refresh })
+    Form { fields, basic }
 }
 
 /// Random bytes as base64url text: a PKCE verifier, a `state`.
@@ -172,15 +161,28 @@ fn random_text() -> Result<String, String> {
     Ok(BASE64_URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// Runs the authorization code flow for `scopes` and returns the token.
+/// Runs the authorization code flow for `scopes` and returns the token
+/// (bound to the DPoP key, when there is one and the server binds it).
 pub(crate) async fn authorize(
     client: &HttpClient,
     config: &Config,
     discovered: &Discovered,
     registration: &Registration,
     scopes: &[String],
+    dpop: Option<&Dpop>,
 ) -> Result<Token, String> {
     let server = &discovered.server;
+    let s256 =
+        server.code_challenge_methods_supported.as_ref().is_some_and(|methods| methods.iter().any(|m| m == "S256"));
+    if !s256 {
+        return Err(format!("the authorization server `{}` does not support PKCE with S256: refused", server.issuer));
+    }
+    let Some(authorization_endpoint) = &server.authorization_endpoint else {
+        return Err(format!(
+            "the authorization server `{}` has no authorization endpoint (it serves only grants without a person)",
+            escaped(&server.issuer)
+        ));
+    };
     let verifier = random_text()?;
     let challenge = BASE64_URL_SAFE_NO_PAD.encode(hmac_sha256::Hash::hash(verifier.as_bytes()));
     let state = random_text()?;
@@ -197,7 +199,7 @@ pub(crate) async fn authorize(
     if !scope.is_empty() {
         fields.push(("scope", scope.as_str()));
     }
-    let url = openable(with_query(&server.authorization_endpoint, &fields), &server.issuer)?;
+    let url = openable(with_query(authorization_endpoint, &fields), &server.issuer)?;
     let back = match &config.authorizer {
         Authorizer::Person(authorize) => {
             authorize(url).await.map_err(|error| format!("authorization was not given: {error}"))?
@@ -224,16 +226,16 @@ pub(crate) async fn authorize(
         _ => {}
     }
     let code = field("code").ok_or("the authorization response has no code")?;
-    let mut fields = vec![
-        ("grant_type", "authorization_code"),
-        ("code", code),
-        ("redirect_uri", config.redirect_uri.as_str()),
-        ("code_verifier", verifier.as_str()),
-        ("resource", discovered.resource.as_str()),
+    let fields = vec![
+        ("grant_type", "authorization_code".to_owned()),
+        ("code", code.to_owned()),
+        ("redirect_uri", config.redirect_uri.clone()),
+        ("code_verifier", verifier),
+        ("resource", discovered.resource.clone()),
     ];
-    let basic = credentials(registration, &mut fields);
-    let answer = post_form(client, &server.token_endpoint, &fields, basic).await?;
-    token_of(&answer, None)
+    let make = || Ok(credentials(registration, fields.clone()));
+    let answer = post_token(client, &server.token_endpoint, dpop, make).await?;
+    token_of(&answer, None, dpop.is_some())
 }
 
 /// `url` when it may be handed to the application to open (or fetched,
@@ -271,15 +273,16 @@ pub(crate) async fn refresh(
     discovered: &Discovered,
     registration: &Registration,
     refresh_token: &str,
+    dpop: Option<&Dpop>,
 ) -> Result<Token, String> {
-    let mut fields = vec![
-        ("grant_type", "refresh_token"),
-        ("refresh_token", refresh_token),
-        ("resource", discovered.resource.as_str()),
+    let fields = vec![
+        ("grant_type", "refresh_token".to_owned()),
+        ("refresh_token", refresh_token.to_owned()),
+        ("resource", discovered.resource.clone()),
     ];
-    let basic = credentials(registration, &mut fields);
-    let answer = post_form(client, &discovered.server.token_endpoint, &fields, basic).await?;
-    token_of(&answer, Some(refresh_token))
+    let make = || Ok(credentials(registration, fields.clone()));
+    let answer = post_token(client, &discovered.server.token_endpoint, dpop, make).await?;
+    token_of(&answer, Some(refresh_token), dpop.is_some())
 }
 
 #[cfg(test)]

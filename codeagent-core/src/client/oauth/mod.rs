@@ -3,6 +3,9 @@
 mod challenge;
 mod discovery;
 mod flow;
+mod keys;
+mod machine;
+mod token;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -11,7 +14,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 pub(crate) use challenge::Challenge;
 use discovery::Discovered;
-use flow::{Registration, Token};
+use flow::Registration;
+pub use keys::{ClientKey, KeyError};
+pub use machine::{Assertion, Credential, IdentityProvider};
+use machine::{Grant, Machine};
+use token::{Dpop, Token};
 
 use crate::log_text::escaped;
 use crate::net::{HttpClient, Reach, http_client_reaching, is_internal};
@@ -39,6 +46,8 @@ pub(crate) struct Config {
     /// Credentials registered beforehand, each with the one issuer it is for.
     pub(crate) registered: Vec<Registered>,
     pub(crate) metadata_document: Option<String>,
+    /// A grant without a person, instead of the authorization code flow.
+    pub(crate) machine: Option<Machine>,
 }
 
 /// A client id (and secret) registered beforehand at one authorization server.
@@ -60,7 +69,7 @@ pub(crate) struct Audience {
 }
 
 /// A token held for one [`Audience`], and the scopes asked for it so far.
-struct Grant {
+struct Held {
     token: Token,
     scopes: Vec<String>,
 }
@@ -70,7 +79,9 @@ struct Grant {
 #[derive(Default)]
 struct State {
     registrations: Vec<(String, Registration)>,
-    grants: HashMap<Audience, Grant>,
+    grants: HashMap<Audience, Held>,
+    /// Hashes of the workload JWTs refused for good, never presented again.
+    refused: Vec<[u8; 32]>,
 }
 
 /// OAuth 2.1 for a client of HTTP servers, as the MCP authorization spec
@@ -112,6 +123,15 @@ struct State {
 /// # Ok(()) }
 /// ```
 ///
+/// Without a person, the same discovery leads to another grant, each bound
+/// to the one issuer its credentials are for:
+/// [`client_credentials`](OAuth::client_credentials) (a secret or a private
+/// key), [`enterprise_managed`](OAuth::enterprise_managed) (an ID token
+/// exchanged at the identity provider) and
+/// [`workload_identity`](OAuth::workload_identity) (a workload's JWT).
+/// [`dpop`](OAuth::dpop) binds the tokens of any of them to a key of the
+/// client (RFC 9449).
+///
 /// Given to [`ClientBuilder::oauth`](super::ClientBuilder::oauth). Clones
 /// share their tokens and registrations, so one `OAuth` may serve several
 /// clients: each token is kept for the pair (issuer, resource) it was issued
@@ -125,13 +145,23 @@ pub struct OAuth {
     state: Arc<tokio::sync::Mutex<State>>,
     /// The access token of each audience, for the requests' headers.
     bearers: Arc<Mutex<Bearers>>,
+    /// The DPoP key and nonces, when the client uses DPoP (or why it has no key).
+    dpop: Option<Arc<Result<Dpop, String>>>,
 }
 
 /// The access tokens in use, read without waiting for a flow.
 #[derive(Default)]
 struct Bearers {
-    by_audience: HashMap<Audience, String>,
+    by_audience: HashMap<Audience, Presented>,
     last: Option<String>,
+}
+
+/// An access token as a request presents it.
+#[derive(Clone)]
+pub(crate) struct Presented {
+    pub(crate) token: String,
+    /// Bound to the DPoP key: the `DPoP` scheme, with a proof.
+    pub(crate) dpop: bool,
 }
 
 impl std::fmt::Debug for OAuth {
@@ -140,6 +170,8 @@ impl std::fmt::Debug for OAuth {
             .field("redirect_uri", &self.config.redirect_uri)
             .field("client_name", &self.config.client_name)
             .field("registered_issuers", &self.config.registered.iter().map(|known| &known.issuer).collect::<Vec<_>>())
+            .field("machine", &self.config.machine)
+            .field("dpop", &self.dpop.is_some())
             .field("authorized", &self.access_token().is_some())
             .finish_non_exhaustive()
     }
@@ -173,8 +205,118 @@ impl OAuth {
             client_name: "codeagent".into(),
             registered: Vec::new(),
             metadata_document: None,
+            machine: None,
         };
-        OAuth { config: Arc::new(config), state: Arc::default(), bearers: Arc::default() }
+        OAuth { config: Arc::new(config), state: Arc::default(), bearers: Arc::default(), dpop: None }
+    }
+
+    fn machine(issuer: String, client_id: String, grant: Grant) -> OAuth {
+        let mut oauth = OAuth::with(Authorizer::Unattended, String::new());
+        Arc::make_mut(&mut oauth.config).machine = Some(Machine { issuer, client_id, grant });
+        oauth
+    }
+
+    /// The client credentials grant (RFC 6749 §4.4; the MCP OAuth client
+    /// credentials extension), for a client acting on its own behalf: no
+    /// person, no browser. The client is `client_id` at the authorization
+    /// server `issuer` (exactly as its metadata's `issuer` reads; see
+    /// [`issuer_of`](OAuth::issuer_of) where it is not known) and proves it
+    /// with `credential`: a secret ([`Credential::secret`], HTTP Basic
+    /// unless the server takes only `client_secret_post`) or a private key
+    /// ([`Credential::private_key`], `private_key_jwt`).
+    ///
+    /// Discovery runs as for the authorization code flow; a server whose
+    /// discovery names another issuer never gets the credentials. The token
+    /// request names the resource (RFC 8707) and the scopes of the
+    /// challenge, else those the resource lists; a `401` later asks again
+    /// (there is no refresh token to use).
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use codeagent_core::client::{Client, ClientKey, Credential, OAuth};
+    ///
+    /// let key = ClientKey::from_pem(&std::fs::read_to_string("client-key.pem")?)?;
+    /// let oauth = OAuth::client_credentials("https://auth.example.com", "reporting-agent", Credential::private_key(key));
+    /// let client = Client::builder().oauth(oauth).http("https://tools.example.com/mcp").await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn client_credentials(
+        issuer: impl Into<String>,
+        client_id: impl Into<String>,
+        credential: Credential,
+    ) -> OAuth {
+        OAuth::machine(issuer.into(), client_id.into(), Grant::ClientCredentials(credential))
+    }
+
+    /// Enterprise-managed authorization (the MCP enterprise-managed
+    /// authorization extension): the person signed in to this client at
+    /// the enterprise's identity provider, and `provider` exchanges their
+    /// ID token for an identity assertion grant for the MCP server (RFC
+    /// 8693, `requested_token_type` `urn:ietf:params:oauth:token-type:id-jag`,
+    /// `audience` the issuer, `resource` the server). The client presents
+    /// that grant to the authorization server `issuer` with the JWT bearer
+    /// grant (RFC 7523), as `client_id` proven with `credential`. No browser
+    /// opens; each new token needs a new exchange, made when a `401` comes.
+    pub fn enterprise_managed(
+        issuer: impl Into<String>,
+        client_id: impl Into<String>,
+        credential: Credential,
+        provider: IdentityProvider,
+    ) -> OAuth {
+        OAuth::machine(issuer.into(), client_id.into(), Grant::Enterprise { credential, provider })
+    }
+
+    /// Workload identity federation: the platform the client runs on
+    /// (Kubernetes, a CI system, a cloud) gives the workload a JWT, which
+    /// the client presents to the authorization server `issuer` with the
+    /// JWT bearer grant (RFC 7523) as the public client `client_id`. The
+    /// JWT is read from `assertion` at each request for a token, so a file
+    /// the platform rotates is picked up. A JWT refused with
+    /// `invalid_grant`, `invalid_scope` or `unauthorized_client` is not
+    /// presented again, and no other grant is tried.
+    pub fn workload_identity(issuer: impl Into<String>, client_id: impl Into<String>, assertion: Assertion) -> OAuth {
+        OAuth::machine(issuer.into(), client_id.into(), Grant::Workload(assertion))
+    }
+
+    /// DPoP (RFC 9449): tokens bound to a key of this client, so a token
+    /// that leaks is useless without it. An ES256 key is made now, for this
+    /// `OAuth` and its clones (it never leaves memory); every token request
+    /// carries a proof, and so does every request to a server that
+    /// presents a DPoP-bound token (with the `DPoP` scheme, a fresh `jti`
+    /// and the token's hash, `ath`). A server's `use_dpop_nonce` answer is
+    /// followed by one more request with its nonce; its later nonces are
+    /// kept. A server that issues bearer tokens regardless gets them
+    /// presented as bearer tokens.
+    #[must_use]
+    pub fn dpop(mut self) -> OAuth {
+        self.dpop = Some(Arc::new(Dpop::new()));
+        self
+    }
+
+    /// The JWK SHA-256 thumbprint (RFC 7638) of this client's DPoP key,
+    /// what the `cnf.jkt` of its tokens names; `None` without DPoP.
+    pub fn dpop_thumbprint(&self) -> Option<String> {
+        self.dpop.as_deref()?.as_ref().ok().map(|dpop| dpop.thumbprint().to_owned())
+    }
+
+    /// The DPoP state, or why the client has none though it should.
+    fn dpop_state(&self) -> Result<Option<&Dpop>, String> {
+        match self.dpop.as_deref() {
+            None => Ok(None),
+            Some(Ok(dpop)) => Ok(Some(dpop)),
+            Some(Err(error)) => Err(format!("DPoP has no key: {error}")),
+        }
+    }
+
+    /// A DPoP proof for a request (`method` on `url`) presenting `token`.
+    pub(crate) fn proof(&self, method: &str, url: &str, token: &str) -> Result<String, String> {
+        let dpop = self.dpop_state()?.ok_or("this client does not use DPoP")?;
+        dpop.proof(method, url, Some(token))
+    }
+
+    /// Keeps the DPoP nonce the server of `url` gave; whether it is new.
+    pub(crate) fn remember_nonce(&self, url: &str, nonce: &str) -> bool {
+        matches!(self.dpop_state(), Ok(Some(dpop)) if dpop.remember(url, nonce))
     }
 
     /// The name this client registers under (`codeagent` unless told).
@@ -240,7 +382,7 @@ impl OAuth {
     }
 
     /// The access token held for `audience`, if there is one.
-    pub(crate) fn token_for(&self, audience: &Audience) -> Option<String> {
+    pub(crate) fn token_for(&self, audience: &Audience) -> Option<Presented> {
         self.bearers.lock().unwrap_or_else(PoisonError::into_inner).by_audience.get(audience).cloned()
     }
 
@@ -259,7 +401,7 @@ impl OAuth {
     ) -> Result<Audience, String> {
         let mut state = self.state.lock().await;
         let newer = |state: &State, audience: &Audience| {
-            let current = state.grants.get(audience).map(|grant| grant.token.access.as_str());
+            let current = state.grants.get(audience).map(|held| held.token.access.as_str());
             !forbidden && current.is_some() && current != sent
         };
         if let Some(audience) = bound.filter(|audience| newer(&state, audience)) {
@@ -277,8 +419,16 @@ impl OAuth {
             self.keep(&mut state, &audience, token, None);
             return Ok(audience);
         }
-        let before = state.grants.get(&audience).map(|grant| grant.scopes.as_slice()).unwrap_or_default();
-        let scopes = scopes(challenge, &discovered, before);
+        let before = state.grants.get(&audience).map(|held| held.scopes.as_slice()).unwrap_or_default();
+        let dpop = self.dpop_state()?;
+        if let Some(machine) = &self.config.machine {
+            let scopes = scopes(challenge, &discovered, before, false);
+            let state = &mut *state;
+            let token = machine.token(client, &discovered, &scopes, dpop, &mut state.refused).await?;
+            self.keep(state, &audience, token, Some(scopes));
+            return Ok(audience);
+        }
+        let scopes = scopes(challenge, &discovered, before, true);
         let issuer = audience.issuer.clone();
         let registration = match state.registrations.iter().find(|(at, _)| *at == issuer) {
             Some((_, registration)) => registration.clone(),
@@ -288,7 +438,7 @@ impl OAuth {
                 registration
             }
         };
-        let token = flow::authorize(client, &self.config, &discovered, &registration, &scopes).await?;
+        let token = flow::authorize(client, &self.config, &discovered, &registration, &scopes, dpop).await?;
         self.keep(&mut state, &audience, token, Some(scopes));
         Ok(audience)
     }
@@ -305,7 +455,8 @@ impl OAuth {
         let token = &state.grants.get(audience)?.token;
         let refresh_token = token.refresh.as_deref()?;
         let (_, registration) = state.registrations.iter().find(|(at, _)| *at == audience.issuer)?;
-        match flow::refresh(client, discovered, registration, refresh_token).await {
+        let dpop = self.dpop_state().ok()?;
+        match flow::refresh(client, discovered, registration, refresh_token, dpop).await {
             Ok(token) => Some(token),
             Err(error) => {
                 tracing::debug!("refreshing the token failed, authorizing again: {}", escaped(&error));
@@ -317,7 +468,7 @@ impl OAuth {
     /// Keeps `token` for `audience` (with the scopes asked, when new ones were).
     fn keep(&self, state: &mut State, audience: &Audience, token: Token, scopes: Option<Vec<String>>) {
         let mut bearers = self.bearers.lock().unwrap_or_else(PoisonError::into_inner);
-        bearers.by_audience.insert(audience.clone(), token.access.clone());
+        bearers.by_audience.insert(audience.clone(), Presented { token: token.access.clone(), dpop: token.dpop });
         bearers.last = Some(token.access.clone());
         drop(bearers);
         match state.grants.get_mut(audience) {
@@ -328,7 +479,7 @@ impl OAuth {
                 }
             }
             None => {
-                state.grants.insert(audience.clone(), Grant { token, scopes: scopes.unwrap_or_default() });
+                state.grants.insert(audience.clone(), Held { token, scopes: scopes.unwrap_or_default() });
             }
         }
     }
@@ -365,9 +516,9 @@ async fn server_is_internal(uri: &hyper::Uri) -> bool {
 }
 
 /// The scopes to ask for: the challenge's, else those the resource lists;
-/// with those asked before, and `offline_access` when the authorization
-/// server offers it.
-fn scopes(challenge: &Challenge, discovered: &Discovered, before: &[String]) -> Vec<String> {
+/// with those asked before, and (`offline`, for a grant with refresh
+/// tokens) `offline_access` when the authorization server offers it.
+fn scopes(challenge: &Challenge, discovered: &Discovered, before: &[String], offline: bool) -> Vec<String> {
     let mut scopes: Vec<String> = before.to_vec();
     let wanted = challenge.scopes().or_else(|| discovered.scopes_supported.clone()).unwrap_or_default();
     for scope in wanted {
@@ -375,11 +526,11 @@ fn scopes(challenge: &Challenge, discovered: &Discovered, before: &[String]) -> 
             scopes.push(scope);
         }
     }
-    let offline = "offline_access";
+    let offline_access = "offline_access";
     let offered =
-        discovered.server.scopes_supported.as_ref().is_some_and(|offered| offered.iter().any(|s| s == offline));
-    if offered && !scopes.iter().any(|scope| scope == offline) {
-        scopes.push(offline.to_owned());
+        discovered.server.scopes_supported.as_ref().is_some_and(|offered| offered.iter().any(|s| s == offline_access));
+    if offline && offered && !scopes.iter().any(|scope| scope == offline_access) {
+        scopes.push(offline_access.to_owned());
     }
     scopes
 }
