@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
@@ -40,33 +40,47 @@ fn refusal(http: &Http, headers: &HeaderMap) -> Option<Response> {
 
 /// Whom a request speaks for: the caller its access token names, where the
 /// endpoint is a resource server (`None` elsewhere); or its refusal.
-async fn admit(http: &Http, headers: &HeaderMap) -> Result<Admitted, Response> {
+///
+/// `method` and `uri` are the request's: a DPoP proof is checked against
+/// them (its `htu` against the resource identifier's origin and `uri`'s path).
+async fn admit(http: &Http, headers: &HeaderMap, method: &axum::http::Method, uri: &Uri) -> Result<Admitted, Response> {
     if let Some(refusal) = refusal(http, headers) {
         return Err(refusal);
     }
     #[cfg(feature = "auth")]
     if let Some(resource_server) = &http.options.resource_server {
-        let authorization = headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok());
-        return match resource_server.admit(authorization).await {
+        return match resource_server.admit(headers, method.as_str(), uri.path()).await {
             Ok(caller) => Ok(Some(caller)),
             Err(refusal) => Err(auth_refusal(&refusal)),
         };
     }
+    #[cfg(not(feature = "auth"))]
+    let _ = (method, uri);
     Ok(None)
 }
 
 /// Who a request speaks for, where its token was checked.
 type Admitted = Option<crate::toolbox::Caller>;
 
-/// The response to a refusal of the resource server.
+/// The response to a refusal of the resource server: a `WWW-Authenticate`
+/// header per challenge, and `DPoP-Nonce` when it hands one out.
 #[cfg(feature = "auth")]
 fn auth_refusal(refusal: &crate::server::auth::Refusal) -> Response {
     let refused = super::guard::Unauthorized {
         status: refusal.status,
         message: refusal.message.clone(),
-        challenge: Some(refusal.challenge.clone()),
+        challenge: refusal.challenges.first().cloned(),
     };
-    unauthorized(&refused)
+    let mut response = unauthorized(&refused);
+    for challenge in refusal.challenges.iter().skip(1) {
+        if let Ok(value) = HeaderValue::from_str(challenge) {
+            response.headers_mut().append(header::WWW_AUTHENTICATE, value);
+        }
+    }
+    if let Some(value) = refusal.nonce.as_deref().and_then(|nonce| HeaderValue::from_str(nonce).ok()) {
+        response.headers_mut().insert("dpop-nonce", value);
+    }
+    response
 }
 
 /// The `403` for a single request whose token lacks the scopes of the
@@ -78,7 +92,7 @@ fn forbidden_scope(http: &Http, caller: &Admitted, request: &Request) -> Option<
     let resource_server = http.options.resource_server.as_ref()?;
     let needed = crate::server::scopes::needed(&http.engine.toolbox, &request.method, &request.params);
     let missing = crate::server::scopes::missing(&needed, caller.as_ref(), true);
-    resource_server.forbid(&needed, &missing).map(|refusal| auth_refusal(&refusal))
+    resource_server.forbid(&needed, &missing, caller.as_ref()).map(|refusal| auth_refusal(&refusal))
 }
 
 /// Without the `auth` feature no scope is checked.
@@ -120,8 +134,14 @@ fn header_version(headers: &HeaderMap) -> Option<Result<ProtocolVersion, String>
 }
 
 /// POST: one JSON-RPC message (or a 2025-03-26 batch).
-pub(crate) async fn post(State(http): State<Arc<Http>>, headers: HeaderMap, body: Body) -> Response {
-    let caller = match admit(&http, &headers).await {
+pub(crate) async fn post(
+    State(http): State<Arc<Http>>,
+    method: axum::http::Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let caller = match admit(&http, &headers, &method, &uri).await {
         Ok(caller) => caller,
         Err(refusal) => return refusal,
     };
@@ -330,8 +350,13 @@ async fn legacy_request(http: &Arc<Http>, headers: &HeaderMap, caller: &Admitted
 }
 
 /// GET: the stream of a legacy session's server-initiated messages.
-pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    let caller = match admit(&http, &headers).await {
+pub(crate) async fn get(
+    State(http): State<Arc<Http>>,
+    method: axum::http::Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let caller = match admit(&http, &headers, &method, &uri).await {
         Ok(caller) => caller,
         Err(refusal) => return refusal,
     };
@@ -365,8 +390,13 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
 }
 
 /// DELETE: ends a legacy session.
-pub(crate) async fn delete(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    let caller = match admit(&http, &headers).await {
+pub(crate) async fn delete(
+    State(http): State<Arc<Http>>,
+    method: axum::http::Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let caller = match admit(&http, &headers, &method, &uri).await {
         Ok(caller) => caller,
         Err(refusal) => return refusal,
     };
