@@ -468,9 +468,12 @@ fn remove_dot_segments(path: &str) -> String {
 /// The nonces of one resource server: a MAC of the current time window
 /// under a shared key, so any instance verifies them and none keeps them.
 pub(crate) struct Nonces {
-    /// The key and when it was read from the store (never, when given).
-    key: tokio::sync::Mutex<Option<(Arc<[u8]>, Option<Instant>)>>,
+    key: tokio::sync::Mutex<Option<NonceKey>>,
 }
+
+/// The key nonces are made with, and when it was read from the store
+/// (never, when it was given).
+type NonceKey = (Arc<[u8]>, Option<Instant>);
 
 /// The store key of the shared nonce key.
 const NONCE_KEY: &str = "dpop-nonce-key";
@@ -549,7 +552,48 @@ fn window(now: i64, lifetime: Duration) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{normalize_url, remove_dot_segments, thumbprint};
+    use std::time::Duration;
+
+    use base64::Engine as _;
+    use base64::prelude::BASE64_URL_SAFE_NO_PAD;
+    use serde_json::{Value, json};
+
+    use super::{MAX_PROOF, check, normalize_url, remove_dot_segments, thumbprint};
+
+    /// A proof with `header` and `claims` and a made-up signature.
+    fn unsigned(header: &Value, claims: &Value) -> String {
+        let encode = |value: &Value| BASE64_URL_SAFE_NO_PAD.encode(value.to_string());
+        format!("{}.{}.c2lnbmF0dXJl", encode(header), encode(claims))
+    }
+
+    #[test]
+    fn malformed_proofs_are_refused_before_their_key_is_used() {
+        let url = "https://tools.example.com/mcp";
+        let claims = json!({"jti": "1", "htm": "POST", "htu": url, "iat": 0});
+        let jwk = json!({"kty": "EC", "crv": "P-256", "x": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "y": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"});
+        let refused = |proof: &str| check(proof, "POST", url, 0, Duration::from_secs(60)).unwrap_err();
+        let cases = [
+            (json!({"typ": "dpop+jwt", "alg": "none", "jwk": jwk}), "is signed with `none`, which is not accepted"),
+            (json!({"typ": "dpop+jwt", "alg": "HS256", "jwk": jwk}), "is signed with `HS256`, which is not accepted"),
+            (json!({"alg": "ES256", "jwk": jwk}), "has no `typ`"),
+            (json!({"typ": "dpop+jwt", "alg": "ES256"}), "has no `jwk`"),
+            (json!({"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk, "crit": ["exp"]}), "`crit`"),
+            (json!({"typ": "dpop+jwt", "alg": "ES384", "jwk": jwk}), "on curve `P-256`, not the `P-384`"),
+            (json!({"typ": "dpop+jwt", "alg": "RS256", "jwk": jwk}), "of type `EC`, not the `RSA`"),
+            (json!({"typ": "dpop+jwt", "alg": "ES256", "jwk": {"kty": "oct", "k": "c2VjcmV0"}}), "private member `k`"),
+            (json!({"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk}), "signature does not verify"),
+        ];
+        for (header, expected) in cases {
+            let reason = refused(&unsigned(&header, &claims));
+            assert!(reason.contains(expected), "{header}: {reason}");
+        }
+        assert!(refused("a.b").contains("not a JWT"));
+        assert!(refused("!!.b.c").contains("not base64url"));
+        assert!(refused(&"a".repeat(MAX_PROOF + 1)).contains("longer than"));
+        let small_rsa = json!({"kty": "RSA", "e": "AQAB", "n": BASE64_URL_SAFE_NO_PAD.encode([1u8; 128])});
+        let reason = refused(&unsigned(&json!({"typ": "dpop+jwt", "alg": "RS256", "jwk": small_rsa}), &claims));
+        assert!(reason.contains("1024 bits, fewer than 2048"), "{reason}");
+    }
 
     #[test]
     fn urls_are_normalised_as_rfc_3986_says() {

@@ -18,6 +18,13 @@
 //! [`Context::caller`](crate::toolbox::Context::caller): the token's subject,
 //! scopes and claims. The token itself goes nowhere else.
 //!
+//! With [`ResourceServer::with_dpop`] it also accepts DPoP-bound tokens (RFC
+//! 9449): `Authorization: DPoP <token>` with a `DPoP` proof of the key the
+//! token's `cnf.jkt` names, checked for this request's method and URL, its
+//! age and the token's hash, used once across every instance sharing a
+//! [`Store`]; optionally required, optionally with nonces (see
+//! [`DpopPolicy`]). A DPoP-bound token is never accepted as a bearer token.
+//!
 //! ```no_run
 //! # async fn run(server: codeagent_core::server::Server) -> std::io::Result<()> {
 //! use codeagent_core::server::auth::ResourceServer;
