@@ -255,10 +255,12 @@ pub(crate) struct Http {
 
 /// The endpoint's router for `engine`; fails when a shared store is given
 /// and the system gives no randomness for this instance's id.
-pub(crate) fn router(engine: Arc<Engine>, mut options: HttpOptions) -> Result<Router, crate::RandomError> {
+pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Result<Router, crate::RandomError> {
     let path = options.path.clone();
     // Used DPoP proofs and the nonce key go to the shared store too, unless
     // the resource server was given a store of its own.
+    #[cfg(feature = "auth")]
+    let mut options = options;
     #[cfg(feature = "auth")]
     if let Some(store) = &options.store {
         options.resource_server = options.resource_server.take().map(|resource_server| resource_server.sharing(store));
