@@ -425,8 +425,13 @@ async fn required_dpop_with_nonces_across_two_instances_sharing_a_store() {
             assert_eq!(refused(&response), (StatusCode::UNAUTHORIZED, expected), "{name}: {probe}");
             assert!(response.header("dpop-nonce").is_some(), "{name}: {probe}: a fresh nonce");
         }
-        // With the nonce: accepted on the instance that made it...
+        // With a nonce handed out with an answer: accepted, and a fresh one with it...
         let proof = prover.proof("ada", "POST", &resource, &reader, json!({"nonce": nonce})).await;
+        let response = with_dpop(era.call(a.addr, "whoami"), &reader, &proof).send().await;
+        let next = response.header("dpop-nonce").expect("a nonce with the answer").to_owned();
+        assert_eq!(answered(response).await, "ada sales:read");
+        // ...and the next one, with the nonce it came with.
+        let proof = prover.proof("ada", "POST", &resource, &reader, json!({"nonce": next})).await;
         assert_eq!(
             answered(with_dpop(era.call(a.addr, "whoami"), &reader, &proof).send().await).await,
             "ada sales:read"

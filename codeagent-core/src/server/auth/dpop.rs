@@ -127,10 +127,10 @@ impl DpopPolicy {
         self
     }
 
-    /// Hands out nonces and requires them in proofs (RFC 9449 §9): a proof
-    /// without one, or with one too old or not made here, is answered `401`
-    /// with `error="use_dpop_nonce"` and a `DPoP-Nonce` header carrying a
-    /// fresh one. Nonces are kept nowhere: each is a MAC of a time window
+    /// Hands out nonces and requires them in proofs (RFC 9449 §9): every
+    /// answer of the endpoint carries a fresh one in `DPoP-Nonce`, and a
+    /// proof without one, or with one too old or not made here, is answered
+    /// `401` with `error="use_dpop_nonce"`. Nonces are kept nowhere: each is a MAC of a time window
     /// under a key every instance shares (from the server's
     /// [`Store`](crate::server::store::Store), made by the first instance
     /// that needs it, unless [`with_nonce_secret`](Self::with_nonce_secret)

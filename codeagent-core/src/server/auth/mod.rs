@@ -313,8 +313,9 @@ impl ResourceServer {
         if dpop.is_some() {
             offered.push(Scheme::Dpop);
         }
+        // The error goes in the challenge of the scheme it is about, else in the one offered.
         let erring =
-            error.map(|(scheme, ..)| if offered.contains(&scheme) { scheme } else { offered[offered.len() - 1] });
+            error.and_then(|(scheme, ..)| offered.contains(&scheme).then_some(scheme).or(offered.last().copied()));
         let challenges = offered
             .iter()
             .map(|scheme| {
@@ -327,6 +328,16 @@ impl ResourceServer {
             None => "Unauthorized: this server needs an OAuth access token (see its resource metadata)".to_owned(),
         };
         Refusal { status: 401, message, challenges, nonce: self.fresh_nonce().await }
+    }
+
+    /// Whether the server hands out DPoP nonces (and requires them).
+    pub(crate) fn hands_out_nonces(&self) -> bool {
+        self.config.dpop.as_ref().is_some_and(|dpop| dpop.nonces.is_some())
+    }
+
+    /// A nonce to hand out in a response, when the server requires them.
+    pub(crate) async fn next_nonce(&self) -> Option<String> {
+        self.fresh_nonce().await
     }
 
     /// A nonce to hand out, when the server requires them.

@@ -285,6 +285,14 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Result<Router
     };
     let page = http.options.host_page && path != "/";
     let router = Router::new().route(&path, post(routes::post).get(routes::get).delete(routes::delete));
+    // With DPoP nonces, every answer of the endpoint carries a fresh one, so a
+    // client rarely meets a `use_dpop_nonce` refusal (RFC 9449 §8.2).
+    #[cfg(feature = "auth")]
+    let router = match &http.options.resource_server {
+        Some(resource_server) if resource_server.hands_out_nonces() => router
+            .route_layer(axum::middleware::map_response_with_state(resource_server.clone(), routes::with_dpop_nonce)),
+        _ => router,
+    };
     let router = if page { router.route("/", get(page::get)) } else { router };
     #[cfg(feature = "auth")]
     let router = match &http.options.resource_server {

@@ -83,6 +83,21 @@ fn auth_refusal(refusal: &crate::server::auth::Refusal) -> Response {
     response
 }
 
+/// `response` with a fresh `DPoP-Nonce` (for a resource server that hands
+/// nonces out), unless it carries one already.
+#[cfg(feature = "auth")]
+pub(crate) async fn with_dpop_nonce(
+    State(resource_server): State<crate::server::auth::ResourceServer>,
+    mut response: Response,
+) -> Response {
+    if !response.headers().contains_key("dpop-nonce")
+        && let Some(value) = resource_server.next_nonce().await.and_then(|nonce| HeaderValue::from_str(&nonce).ok())
+    {
+        response.headers_mut().insert("dpop-nonce", value);
+    }
+    response
+}
+
 /// The `403` for a single request whose token lacks the scopes of the
 /// tool, resource or prompt it names: the status and challenge the
 /// authorization spec asks for. (The engine refuses it anyway; this only
