@@ -3,15 +3,19 @@
 //! endpoint checks. Every refusal is asserted by its exact status and
 //! `WWW-Authenticate` challenge (`refusals`); the Python `mcp` client's own
 //! OAuth discovers the issuer from the 401 and calls the gallery in both eras
-//! (`python`).
+//! (`python`). DPoP (RFC 9449): proofs made by an independent library
+//! (Python's joserfc, `tests/auth/dpop.py`), each probe refused by its exact
+//! status and challenge in both eras, nonces, two instances sharing a store,
+//! introspected tokens (`dpop`).
 //!
-//! The issuer is installed by `bash tests/auth/install.sh` (which `.ci/run`
-//! runs); the tests are `#[ignore]`d, so `cargo test --features auth` leaves them
+//! The issuer and joserfc (in `.venv`) are installed by
+//! `bash tests/auth/install.sh` (which `.ci/run` runs); the tests are `#[ignore]`d, so `cargo test --features auth` leaves them
 //! out and `-- --include-ignored` runs them, failing with the install hint when
 //! the issuer is missing.
 
 #[path = "../common/mod.rs"]
 mod common;
+mod dpop;
 mod issuer;
 mod paths;
 mod python;

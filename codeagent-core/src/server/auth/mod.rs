@@ -18,6 +18,13 @@
 //! [`Context::caller`](crate::toolbox::Context::caller): the token's subject,
 //! scopes and claims. The token itself goes nowhere else.
 //!
+//! With [`ResourceServer::with_dpop`] it also accepts DPoP-bound tokens (RFC
+//! 9449): `Authorization: DPoP <token>` with a `DPoP` proof of the key the
+//! token's `cnf.jkt` names, checked for this request's method and URL, its
+//! age and the token's hash, used once across every instance sharing a
+//! [`Store`]; optionally required, optionally with nonces (see
+//! [`DpopPolicy`]). A DPoP-bound token is never accepted as a bearer token.
+//!
 //! ```no_run
 //! # async fn run(server: codeagent_core::server::Server) -> std::io::Result<()> {
 //! use codeagent_core::server::auth::ResourceServer;
@@ -29,19 +36,27 @@
 //! # }
 //! ```
 
+mod dpop;
 mod filter;
 mod keys;
 mod token;
 
+pub use dpop::{DEFAULT_NONCE_LIFETIME, DEFAULT_PROOF_AGE, DpopPolicy};
 pub use filter::ScopeFilter;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::http::HeaderMap;
+use axum::http::header::AUTHORIZATION;
 use serde_json::{Value, json};
 
 use crate::net::{HttpClient, http_client};
+use crate::server::store::{MemoryStore, Store, StoreError};
 use crate::toolbox::Caller;
+
+/// The request header a DPoP proof comes in.
+const DPOP_HEADER: &str = "dpop";
 
 /// The leeway on `exp` and `nbf` unless told otherwise.
 pub const DEFAULT_LEEWAY: Duration = Duration::from_secs(30);
@@ -55,6 +70,12 @@ pub struct ResourceServer {
     config: Arc<Config>,
     keys: Arc<keys::Keys>,
     client: HttpClient,
+    /// Where used DPoP proofs are remembered and the nonce key is kept.
+    store: Arc<dyn Store>,
+    /// Whether `store` was given ([`with_store`](Self::with_store)), not this
+    /// process's own.
+    store_given: bool,
+    nonces: Arc<dpop::Nonces>,
 }
 
 #[derive(Clone)]
@@ -65,6 +86,7 @@ struct Config {
     leeway: Duration,
     key_refetch: Duration,
     introspection: Option<Introspection>,
+    dpop: Option<DpopPolicy>,
 }
 
 #[derive(Clone)]
@@ -81,19 +103,23 @@ impl std::fmt::Debug for ResourceServer {
             .field("resource", &self.config.resource)
             .field("scopes_supported", &self.config.scopes_supported)
             .field("introspection", &self.config.introspection.as_ref().map(|i| &i.endpoint))
+            .field("dpop", &self.config.dpop)
+            .field("store_given", &self.store_given)
             .finish_non_exhaustive()
     }
 }
 
-/// Why a request is refused: its status and challenge.
+/// Why a request is refused: its status and challenges.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Refusal {
-    /// 401 or 403.
+    /// 401 or 403 (503 when the store that proofs are checked against failed).
     pub(crate) status: u16,
     /// What the client is told.
     pub(crate) message: String,
-    /// The `WWW-Authenticate` header.
-    pub(crate) challenge: String,
+    /// The `WWW-Authenticate` headers, one per scheme.
+    pub(crate) challenges: Vec<String>,
+    /// The `DPoP-Nonce` header.
+    pub(crate) nonce: Option<String>,
 }
 
 impl ResourceServer {
@@ -108,13 +134,54 @@ impl ResourceServer {
             leeway: DEFAULT_LEEWAY,
             key_refetch: DEFAULT_KEY_REFETCH,
             introspection: None,
+            dpop: None,
             issuer: issuer.clone(),
         };
         ResourceServer {
             config: Arc::new(config),
             keys: Arc::new(keys::Keys::new(&issuer)),
             client: http_client(Duration::from_secs(10)),
+            store: Arc::new(MemoryStore::new()),
+            store_given: false,
+            nonces: Arc::new(dpop::Nonces::new(None)),
         }
+    }
+
+    /// Accepts DPoP-bound tokens (RFC 9449) as `policy` says: with
+    /// [`DpopPolicy::allowed`], `Authorization: DPoP` with a proof beside
+    /// `Bearer`; with [`DpopPolicy::required`], only that. See
+    /// [`DpopPolicy`] for the checks and the nonces. Without it, DPoP is
+    /// refused (and a DPoP-bound token as well: it is no bearer token).
+    #[must_use]
+    pub fn with_dpop(mut self, policy: DpopPolicy) -> Self {
+        let secret = policy.nonces.as_ref().and_then(|nonces| nonces.secret.clone());
+        self.nonces = Arc::new(dpop::Nonces::new(secret));
+        self.edit(|config| config.dpop = Some(policy))
+    }
+
+    /// Remembers used DPoP proofs and keeps the nonce key in `store`, shared
+    /// with the other instances of this server, so that a proof used on one
+    /// is refused on every other, and a nonce one made every other accepts.
+    /// Unless set, the store of
+    /// [`HttpOptions::with_store`](crate::server::http::HttpOptions::with_store)
+    /// is used, or else one of this process's own.
+    #[must_use]
+    pub fn with_store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = store;
+        self.store_given = true;
+        let secret = self.config.dpop.as_ref().and_then(|dpop| dpop.nonces.as_ref()?.secret.clone());
+        self.nonces = Arc::new(dpop::Nonces::new(secret));
+        self
+    }
+
+    /// `self` with `store` unless one was given: the endpoint's shared store.
+    pub(crate) fn sharing(self, store: &Arc<dyn Store>) -> Self {
+        if self.store_given { self } else { self.with_store(Arc::clone(store)) }
+    }
+
+    /// How DPoP is treated, when it is accepted.
+    pub fn dpop(&self) -> Option<&DpopPolicy> {
+        self.config.dpop.as_ref()
     }
 
     fn edit(mut self, change: impl FnOnce(&mut Config)) -> Self {
@@ -184,6 +251,12 @@ impl ResourceServer {
         if !self.config.scopes_supported.is_empty() {
             document["scopes_supported"] = json!(self.config.scopes_supported);
         }
+        if let Some(dpop) = &self.config.dpop {
+            document["dpop_signing_alg_values_supported"] = json!(dpop::algorithm_names());
+            if dpop.is_required() {
+                document["dpop_bound_access_tokens_required"] = json!(true);
+            }
+        }
         document
     }
 
@@ -205,11 +278,20 @@ impl ResourceServer {
         paths
     }
 
-    fn challenge(&self, scopes: &[String], error: Option<(&str, &str)>) -> String {
+    /// The challenge of `scheme` naming `scopes`, with `error` (its code and
+    /// description) when a credential was wrong.
+    fn challenge(&self, scheme: Scheme, scopes: &[String], error: Option<(&str, &str)>) -> String {
         let quote = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
-        let mut challenge = format!(r#"Bearer resource_metadata="{}""#, quote(&self.metadata_url()));
+        let name = match scheme {
+            Scheme::Bearer => "Bearer",
+            Scheme::Dpop => "DPoP",
+        };
+        let mut challenge = format!(r#"{name} resource_metadata="{}""#, quote(&self.metadata_url()));
         if !scopes.is_empty() {
             challenge.push_str(&format!(r#", scope="{}""#, quote(&scopes.join(" "))));
+        }
+        if scheme == Scheme::Dpop {
+            challenge.push_str(&format!(r#", algs="{}""#, dpop::algorithm_names().join(" ")));
         }
         if let Some((error, description)) = error {
             challenge.push_str(&format!(r#", error="{error}", error_description="{}""#, quote(description)));
@@ -217,31 +299,216 @@ impl ResourceServer {
         challenge
     }
 
-    /// Checks the request's `Authorization` header: who it speaks for, or
-    /// the `401` refusing it.
-    pub(crate) async fn admit(&self, authorization: Option<&str>) -> Result<Caller, Refusal> {
-        let supported = &self.config.scopes_supported;
+    /// The `401` of a request without a usable credential: the challenge of
+    /// every scheme accepted, `error` (the scheme it is about, its code, its
+    /// description) in that scheme's (else in the other's), and a fresh
+    /// nonce when the server hands them out.
+    async fn refuse(&self, error: Option<(Scheme, &str, &str)>) -> Refusal {
+        let scopes = &self.config.scopes_supported;
+        let dpop = self.config.dpop.as_ref();
+        let mut offered = Vec::new();
+        if !dpop.is_some_and(DpopPolicy::is_required) {
+            offered.push(Scheme::Bearer);
+        }
+        if dpop.is_some() {
+            offered.push(Scheme::Dpop);
+        }
+        // The error goes in the challenge of the scheme it is about, else in the one offered.
+        let erring =
+            error.and_then(|(scheme, ..)| offered.contains(&scheme).then_some(scheme).or(offered.last().copied()));
+        let challenges = offered
+            .iter()
+            .map(|scheme| {
+                let error = error.filter(|_| erring == Some(*scheme)).map(|(_, code, description)| (code, description));
+                self.challenge(*scheme, scopes, error)
+            })
+            .collect();
+        let message = match error {
+            Some((_, _, description)) => format!("Unauthorized: {description}"),
+            None => "Unauthorized: this server needs an OAuth access token (see its resource metadata)".to_owned(),
+        };
+        Refusal { status: 401, message, challenges, nonce: self.fresh_nonce().await }
+    }
+
+    /// Whether the server hands out DPoP nonces (and requires them).
+    pub(crate) fn hands_out_nonces(&self) -> bool {
+        self.config.dpop.as_ref().is_some_and(|dpop| dpop.nonces.is_some())
+    }
+
+    /// A nonce to hand out in a response, when the server requires them.
+    pub(crate) async fn next_nonce(&self) -> Option<String> {
+        self.fresh_nonce().await
+    }
+
+    /// A nonce to hand out, when the server requires them.
+    async fn fresh_nonce(&self) -> Option<String> {
+        let lifetime = self.config.dpop.as_ref()?.nonces.as_ref()?.lifetime;
+        let made = self.nonces.make(&*self.store, &self.config.resource, lifetime, dpop::unix_now()).await;
+        made.inspect_err(|error| tracing::warn!("no DPoP nonce could be made: {error}")).ok()
+    }
+
+    /// The `503` of a request whose proof could not be checked because the
+    /// store failed: refused, never let through.
+    fn store_failed(error: &StoreError) -> Refusal {
+        tracing::warn!("the store of DPoP proofs failed: {error}");
+        Refusal {
+            status: 503,
+            message: format!("Service Unavailable: the store that DPoP proofs are checked against failed: {error}"),
+            challenges: Vec::new(),
+            nonce: None,
+        }
+    }
+
+    /// Checks the request's `Authorization` header (and, for DPoP, its
+    /// `DPoP` proof, made for `method` at `path`): who it speaks for, or the
+    /// refusal.
+    pub(crate) async fn admit(&self, headers: &HeaderMap, method: &str, path: &str) -> Result<Caller, Refusal> {
+        let authorization = headers.get(AUTHORIZATION).and_then(|value| value.to_str().ok());
         let Some(header) = authorization else {
-            return Err(Refusal {
-                status: 401,
-                message: "Unauthorized: this server needs an OAuth access token (see its resource metadata)".into(),
-                challenge: self.challenge(supported, None),
-            });
+            return Err(self.refuse(None).await);
         };
-        let token = header
-            .split_once(' ')
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim())
-            .filter(|token| !token.is_empty());
-        let checked = match token {
-            None => Err("the Authorization header is not `Bearer <token>`".to_owned()),
-            Some(token) => self.check(token).await,
+        let dpop = self.config.dpop.as_ref();
+        let (scheme, token) = match header.split_once(' ') {
+            Some((scheme, token)) if !token.trim().is_empty() => (scheme, token.trim()),
+            _ => (header, ""),
         };
-        checked.map(token::Holder::into_caller).map_err(|reason| Refusal {
-            status: 401,
-            message: format!("Unauthorized: {reason}"),
-            challenge: self.challenge(supported, Some(("invalid_token", &reason))),
-        })
+        let scheme = if scheme.eq_ignore_ascii_case("bearer") && !token.is_empty() {
+            Scheme::Bearer
+        } else if scheme.eq_ignore_ascii_case("dpop") && !token.is_empty() && dpop.is_some() {
+            Scheme::Dpop
+        } else {
+            let description = match dpop {
+                None => "the Authorization header is not `Bearer <token>`",
+                Some(policy) if policy.is_required() => "the Authorization header is not `DPoP <token>`",
+                Some(_) => "the Authorization header is not `Bearer <token>` or `DPoP <token>`",
+            };
+            return Err(self.refuse(Some((Scheme::Bearer, "invalid_token", description))).await);
+        };
+        match scheme {
+            Scheme::Bearer => self.admit_bearer(token).await,
+            Scheme::Dpop => self.admit_dpop(headers, token, method, path).await,
+        }
+    }
+
+    async fn admit_bearer(&self, token: &str) -> Result<Caller, Refusal> {
+        let invalid = |description| error(Scheme::Bearer, "invalid_token", description);
+        if self.config.dpop.as_ref().is_some_and(DpopPolicy::is_required) {
+            let description =
+                "this server accepts only DPoP-bound tokens: send `Authorization: DPoP <token>` with a DPoP proof";
+            return Err(self.refuse(Some((Scheme::Dpop, "invalid_token", description))).await);
+        }
+        let holder = match self.check(token).await {
+            Ok(holder) => holder,
+            Err(reason) => return Err(self.refuse(invalid(&reason)).await),
+        };
+        match holder.binding() {
+            Ok(None) => Ok(holder.into_caller()),
+            Ok(Some(_)) => {
+                let description = match self.config.dpop {
+                    Some(_) => {
+                        "the token is bound to a DPoP key (cnf.jkt): send it as `Authorization: DPoP <token>` with a proof made with that key"
+                    }
+                    None => {
+                        "the token is bound to a DPoP key (cnf.jkt), and this server does not accept DPoP: a bound token is no bearer token"
+                    }
+                };
+                Err(self.refuse(invalid(description)).await)
+            }
+            Err(reason) => Err(self.refuse(invalid(&reason)).await),
+        }
+    }
+
+    async fn admit_dpop(&self, headers: &HeaderMap, token: &str, method: &str, path: &str) -> Result<Caller, Refusal> {
+        let Some(policy) = self.config.dpop.as_ref() else {
+            return Err(self.refuse(Some((Scheme::Bearer, "invalid_token", "this server does not accept DPoP"))).await);
+        };
+        let bad_proof = |description| error(Scheme::Dpop, "invalid_dpop_proof", description);
+        let mut proofs = headers.get_all(DPOP_HEADER).iter();
+        let proof = match (proofs.next(), proofs.next()) {
+            (None, _) => return Err(self.refuse(bad_proof("the request has no DPoP header (its proof)")).await),
+            (Some(_), Some(_)) => {
+                return Err(self.refuse(bad_proof("the request has more than one DPoP header")).await);
+            }
+            (Some(proof), None) => proof,
+        };
+        if proof.len() > dpop::MAX_PROOF {
+            let description = format!("the DPoP proof is longer than {} bytes", dpop::MAX_PROOF);
+            return Err(self.refuse(bad_proof(&description)).await);
+        }
+        let Ok(proof) = proof.to_str() else {
+            return Err(self.refuse(bad_proof("the DPoP header is not ASCII text")).await);
+        };
+        let Some(url) = crate::oauth::url::origin(&self.config.resource).map(|origin| format!("{origin}{path}")) else {
+            let description = "this server's resource identifier has no origin to check the proof's htu against";
+            return Err(self.refuse(bad_proof(description)).await);
+        };
+        let now = dpop::unix_now();
+        let proof = match dpop::check(proof, method, &url, now, policy.proof_age) {
+            Ok(proof) => proof,
+            Err(reason) => return Err(self.refuse(bad_proof(&reason)).await),
+        };
+        if let Some(nonces) = &policy.nonces {
+            let refusal = match &proof.nonce {
+                None => Some("this server requires a nonce in DPoP proofs: use the one its DPoP-Nonce header gives"),
+                Some(nonce) => {
+                    let resource = &self.config.resource;
+                    match self.nonces.accepts(&*self.store, resource, nonces.lifetime, now, nonce).await {
+                        Ok(true) => None,
+                        Ok(false) => Some(
+                            "the DPoP proof's nonce is not one this server handed out recently: use the one its DPoP-Nonce header gives",
+                        ),
+                        Err(error) => return Err(Self::store_failed(&error)),
+                    }
+                }
+            };
+            if let Some(description) = refusal {
+                return Err(self.refuse(Some((Scheme::Dpop, "use_dpop_nonce", description))).await);
+            }
+        }
+        match &proof.ath {
+            None => return Err(self.refuse(bad_proof("the DPoP proof has no `ath` (the access token's hash)")).await),
+            Some(ath) if *ath != dpop::sha256_b64(token) => {
+                let description = "the DPoP proof's `ath` is not the hash of the access token sent with it";
+                return Err(self.refuse(bad_proof(description)).await);
+            }
+            Some(_) => {}
+        }
+        let invalid = |description| error(Scheme::Dpop, "invalid_token", description);
+        let holder = match self.check(token).await {
+            Ok(holder) => holder,
+            Err(reason) => return Err(self.refuse(invalid(&reason)).await),
+        };
+        match holder.binding() {
+            Ok(Some(jkt)) if jkt == proof.jkt => {}
+            Ok(Some(jkt)) => {
+                let description = format!(
+                    "the DPoP proof's key (thumbprint {}) is not the key the token is bound to (cnf.jkt {jkt})",
+                    proof.jkt
+                );
+                return Err(self.refuse(bad_proof(&description)).await);
+            }
+            Ok(None) => {
+                let description =
+                    "the token is not bound to a DPoP key (it has no cnf.jkt), so no proof can stand for it";
+                return Err(self.refuse(invalid(description)).await);
+            }
+            Err(reason) => return Err(self.refuse(invalid(&reason)).await),
+        }
+        // Last, once everything else passed: a proof is used once, on any instance.
+        let seen = format!("dpop-jti:{}", dpop::sha256_b64(&format!("{}\n{}", proof.jkt, proof.jti)));
+        let marker = match crate::random::hex::<16>() {
+            Ok(marker) => marker,
+            Err(error) => return Err(Self::store_failed(&StoreError::new(format!("no randomness: {error}")))),
+        };
+        let remember = policy.proof_age.saturating_mul(2).saturating_add(Duration::from_secs(5));
+        match self.store.set_if_absent(&seen, marker.clone(), remember).await {
+            Ok(value) if value == marker => Ok(holder.into_caller()),
+            Ok(_) => {
+                let description = "the DPoP proof was used before (its jti): make a new proof for every request";
+                Err(self.refuse(bad_proof(description)).await)
+            }
+            Err(error) => Err(Self::store_failed(&error)),
+        }
     }
 
     async fn check(&self, token: &str) -> Result<token::Holder, String> {
@@ -259,17 +526,34 @@ impl ResourceServer {
         }
     }
 
-    /// The `403` for a caller lacking `missing` of the scopes `needed`, if
-    /// it lacks any.
-    pub(crate) fn forbid(&self, needed: &[String], missing: &[String]) -> Option<Refusal> {
+    /// The `403` for `caller` lacking `missing` of the scopes `needed`, if
+    /// it lacks any: in the challenge of the scheme its token came with.
+    pub(crate) fn forbid(&self, needed: &[String], missing: &[String], caller: Option<&Caller>) -> Option<Refusal> {
         if missing.is_empty() {
             return None;
         }
+        let bound = caller.and_then(|caller| caller.claim("cnf")).and_then(|cnf| cnf.get("jkt")).is_some();
+        let scheme = if bound { Scheme::Dpop } else { Scheme::Bearer };
         let description = format!("the token lacks the scope {}", missing.join(" "));
         Some(Refusal {
             status: 403,
             message: format!("Forbidden: {description}"),
-            challenge: self.challenge(needed, Some(("insufficient_scope", &description))),
+            challenges: vec![self.challenge(scheme, needed, Some(("insufficient_scope", &description)))],
+            nonce: None,
         })
     }
+}
+
+/// The error of a refusal: the scheme it is about, its code, its description.
+fn error<'a>(scheme: Scheme, code: &'a str, description: &'a str) -> Option<(Scheme, &'a str, &'a str)> {
+    Some((scheme, code, description))
+}
+
+/// An authorization scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scheme {
+    /// RFC 6750.
+    Bearer,
+    /// RFC 9449.
+    Dpop,
 }

@@ -30,6 +30,26 @@ impl Holder {
         self.claims.into_iter().fold(caller, |caller, (name, value)| caller.with_claim(name, value))
     }
 
+    /// The DPoP key the token is bound to (its `cnf.jkt`, RFC 9449 §6, from
+    /// the JWT or the introspection answer), `None` for an unbound token; an
+    /// error for a confirmation this server cannot check (so such a token is
+    /// never taken for a bearer token).
+    pub(crate) fn binding(&self) -> Result<Option<&str>, String> {
+        let Some(cnf) = self.claims.get("cnf") else { return Ok(None) };
+        let Value::Object(cnf) = cnf else {
+            return Err("the token's confirmation (cnf) is not an object".to_owned());
+        };
+        match cnf.get("jkt") {
+            Some(Value::String(jkt)) if !jkt.is_empty() => Ok(Some(jkt)),
+            Some(_) => Err("the token's cnf.jkt is not a thumbprint (a non-empty string)".to_owned()),
+            None if cnf.contains_key("x5t#S256") => Err(
+                "the token is bound to a TLS client certificate (cnf x5t#S256, RFC 8705), which this server cannot check"
+                    .to_owned(),
+            ),
+            None => Err("the token's confirmation (cnf) has no jkt, the only binding this server checks".to_owned()),
+        }
+    }
+
     fn of(claims: Map<String, Value>) -> Holder {
         let subject = ["sub", "client_id"]
             .iter()

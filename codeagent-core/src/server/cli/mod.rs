@@ -15,7 +15,7 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, Page};
 
 const USAGE: &str = "\
-usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] ...] [--skills DIR] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] ...] [--skills DIR] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES] [--auth-dpop allowed|required [--auth-dpop-nonces]]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
@@ -32,6 +32,11 @@ usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] ...] [--skills DIR] [
                                show each token what it may use; --auth-scopes are advertised in
                                the resource metadata and the 401 challenge. A non-loopback ADDR
                                needs no --allow-unauthenticated with it
+  --auth-dpop allowed|required [--auth-dpop-nonces]
+                               with --auth-issuer: accept DPoP-bound tokens (RFC 9449) with their
+                               proofs, beside bearer tokens (allowed) or alone (required); with
+                               --auth-dpop-nonces proofs must carry a nonce the server hands out
+                               (DPoP-Nonce). Used proofs and the nonce key go to --store when given
   --http ADDR --store redis://HOST:PORT
                                keep legacy sessions in Redis, so that several instances behind
                                one load balancer serve them (needs the `redis` feature)
@@ -77,12 +82,17 @@ struct HttpCommand {
     auth: Option<AuthFlags>,
 }
 
-/// What `--auth-issuer ISSUER --auth-resource RESOURCE [--auth-scopes "a b"]` asked for.
+/// What `--auth-issuer ISSUER --auth-resource RESOURCE [--auth-scopes "a b"]
+/// [--auth-dpop allowed|required [--auth-dpop-nonces]]` asked for.
 #[derive(Debug, Default, PartialEq)]
 struct AuthFlags {
     issuer: String,
     resource: String,
     scopes: Vec<String>,
+    /// `--auth-dpop`: whether DPoP is required (`None`: not accepted).
+    dpop_required: Option<bool>,
+    /// `--auth-dpop-nonces`.
+    dpop_nonces: bool,
 }
 
 /// What the command line asked for.
@@ -108,8 +118,17 @@ fn parse(args: &[String]) -> Result<Command, String> {
                 address.parse().map_err(|_| format!("`{address}` is not an address such as 127.0.0.1:8080"))?;
             let mut http = HttpCommand { address, host_page: false, unauthenticated: false, store: None, auth: None };
             let (mut issuer, mut resource, mut scopes) = (None, None, None);
+            let (mut dpop_required, mut dpop_nonces) = (None, false);
             while let Some(flag) = args.next() {
                 match flag {
+                    "--auth-dpop" => {
+                        dpop_required = match args.next() {
+                            Some("allowed") => Some(false),
+                            Some("required") => Some(true),
+                            _ => return Err("--auth-dpop needs `allowed` or `required`".to_owned()),
+                        };
+                    }
+                    "--auth-dpop-nonces" => dpop_nonces = true,
                     "--auth-issuer" => issuer = Some(args.next().ok_or("--auth-issuer needs the issuer's URL")?),
                     "--auth-resource" => {
                         resource = Some(args.next().ok_or("--auth-resource needs this endpoint's public URL")?);
@@ -124,19 +143,30 @@ fn parse(args: &[String]) -> Result<Command, String> {
                     other => {
                         return Err(format!(
                             "unexpected argument `{other}` after --http ADDR (only --ui, --allow-unauthenticated, \
-                             --store URL and --auth-issuer/--auth-resource/--auth-scopes may follow)"
+                             --store URL and --auth-issuer/--auth-resource/--auth-scopes/--auth-dpop/\
+                             --auth-dpop-nonces may follow)"
                         ));
                     }
                 }
             }
             http.auth = match (issuer, resource) {
+                _ if dpop_nonces && dpop_required.is_none() => {
+                    return Err("--auth-dpop-nonces goes with --auth-dpop allowed|required".to_owned());
+                }
                 (Some(issuer), Some(resource)) => Some(AuthFlags {
                     issuer: issuer.to_owned(),
                     resource: resource.to_owned(),
                     scopes: scopes.unwrap_or_default().split_whitespace().map(str::to_owned).collect(),
+                    dpop_required,
+                    dpop_nonces,
                 }),
-                (None, None) if scopes.is_none() => None,
-                _ => return Err("--auth-issuer and --auth-resource go together (--auth-scopes with them)".to_owned()),
+                (None, None) if scopes.is_none() && dpop_required.is_none() => None,
+                _ => {
+                    return Err(
+                        "--auth-issuer and --auth-resource go together (--auth-scopes and --auth-dpop with them)"
+                            .to_owned(),
+                    );
+                }
             };
             Command::Http(http)
         }
@@ -511,8 +541,12 @@ fn resource_server(
     auth: AuthFlags,
     options: super::http::HttpOptions,
 ) -> Result<(Server, super::http::HttpOptions), String> {
-    use super::auth::{ResourceServer, ScopeFilter};
-    let resource_server = ResourceServer::new(auth.issuer, auth.resource).with_scopes_supported(auth.scopes);
+    use super::auth::{DpopPolicy, ResourceServer, ScopeFilter};
+    let mut resource_server = ResourceServer::new(auth.issuer, auth.resource).with_scopes_supported(auth.scopes);
+    if let Some(required) = auth.dpop_required {
+        let policy = if required { DpopPolicy::required() } else { DpopPolicy::allowed() };
+        resource_server = resource_server.with_dpop(if auth.dpop_nonces { policy.with_nonces() } else { policy });
+    }
     let filtered = server.clone().with_middleware(ScopeFilter::new(server.toolbox()));
     Ok((filtered, options.with_resource_server(resource_server)))
 }
@@ -689,11 +723,24 @@ mod tests {
             AuthFlags {
                 issuer: "https://id".into(),
                 resource: "https://me/mcp".into(),
-                scopes: vec!["a".into(), "b".into()]
+                scopes: vec!["a".into(), "b".into()],
+                ..AuthFlags::default()
             }
         );
         let alone = parse(&args(&["--http", "127.0.0.1:9000", "--auth-issuer", "https://id"])).unwrap_err();
         assert!(alone.contains("go together"), "{alone}");
+        let Ok(Command::Http(HttpCommand { auth: Some(auth), .. })) =
+            parse(&args(&[&flags[..], &["--auth-dpop", "required", "--auth-dpop-nonces"]].concat()))
+        else {
+            panic!("the DPoP flags are not parsed");
+        };
+        assert_eq!((auth.dpop_required, auth.dpop_nonces), (Some(true), true));
+        let bad = parse(&args(&[&flags[..], &["--auth-dpop", "sometimes"]].concat())).unwrap_err();
+        assert!(bad.contains("`allowed` or `required`"), "{bad}");
+        let bad = parse(&args(&[&flags[..], &["--auth-dpop-nonces"]].concat())).unwrap_err();
+        assert!(bad.contains("goes with --auth-dpop"), "{bad}");
+        let bad = parse(&args(&["--http", "127.0.0.1:9000", "--auth-dpop", "allowed"])).unwrap_err();
+        assert!(bad.contains("go together"), "{bad}");
         assert_eq!(parse(&args(&["--list"])), Ok(Command::List(ProtocolVersion::LATEST)));
         assert_eq!(
             parse(&args(&["--list", "--protocol", "2025-03-26"])),

@@ -349,6 +349,14 @@ pub(crate) struct Http {
 /// and the system gives no randomness for this instance's id.
 pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Result<Router, crate::RandomError> {
     let path = options.path.clone();
+    // Used DPoP proofs and the nonce key go to the shared store too, unless
+    // the resource server was given a store of its own.
+    #[cfg(feature = "auth")]
+    let mut options = options;
+    #[cfg(feature = "auth")]
+    if let Some(store) = &options.store {
+        options.resource_server = options.resource_server.take().map(|resource_server| resource_server.sharing(store));
+    }
     let budget = resume::Budget::new(options.resume_per_session, options.resume_total);
     let mut sessions =
         Sessions::new(options.session_idle, options.max_sessions).with_limits(budget, options.sessions_per_client);
@@ -371,6 +379,14 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions) -> Result<Router
     };
     let page = http.options.host_page && path != "/";
     let router = Router::new().route(&path, post(routes::post).get(routes::get).delete(routes::delete));
+    // With DPoP nonces, every answer of the endpoint carries a fresh one, so a
+    // client rarely meets a `use_dpop_nonce` refusal (RFC 9449 §8.2).
+    #[cfg(feature = "auth")]
+    let router = match &http.options.resource_server {
+        Some(resource_server) if resource_server.hands_out_nonces() => router
+            .route_layer(axum::middleware::map_response_with_state(resource_server.clone(), routes::with_dpop_nonce)),
+        _ => router,
+    };
     let router = if page { router.route("/", get(page::get)) } else { router };
     #[cfg(feature = "auth")]
     let router = match &http.options.resource_server {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
@@ -41,33 +41,62 @@ fn refusal(http: &Http, headers: &HeaderMap) -> Option<Response> {
 
 /// Whom a request speaks for: the caller its access token names, where the
 /// endpoint is a resource server (`None` elsewhere); or its refusal.
-async fn admit(http: &Http, headers: &HeaderMap) -> Result<Admitted, Response> {
+///
+/// `method` and `uri` are the request's: a DPoP proof is checked against
+/// them (its `htu` against the resource identifier's origin and `uri`'s path).
+async fn admit(http: &Http, headers: &HeaderMap, method: &axum::http::Method, uri: &Uri) -> Result<Admitted, Response> {
     if let Some(refusal) = refusal(http, headers) {
         return Err(refusal);
     }
     #[cfg(feature = "auth")]
     if let Some(resource_server) = &http.options.resource_server {
-        let authorization = headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok());
-        return match resource_server.admit(authorization).await {
+        return match resource_server.admit(headers, method.as_str(), uri.path()).await {
             Ok(caller) => Ok(Some(caller)),
             Err(refusal) => Err(auth_refusal(&refusal)),
         };
     }
+    #[cfg(not(feature = "auth"))]
+    let _ = (method, uri);
     Ok(None)
 }
 
 /// Who a request speaks for, where its token was checked.
 type Admitted = Option<crate::toolbox::Caller>;
 
-/// The response to a refusal of the resource server.
+/// The response to a refusal of the resource server: a `WWW-Authenticate`
+/// header per challenge, and `DPoP-Nonce` when it hands one out.
 #[cfg(feature = "auth")]
 fn auth_refusal(refusal: &crate::server::auth::Refusal) -> Response {
     let refused = super::guard::Unauthorized {
         status: refusal.status,
         message: refusal.message.clone(),
-        challenge: Some(refusal.challenge.clone()),
+        challenge: refusal.challenges.first().cloned(),
     };
-    unauthorized(&refused)
+    let mut response = unauthorized(&refused);
+    for challenge in refusal.challenges.iter().skip(1) {
+        if let Ok(value) = HeaderValue::from_str(challenge) {
+            response.headers_mut().append(header::WWW_AUTHENTICATE, value);
+        }
+    }
+    if let Some(value) = refusal.nonce.as_deref().and_then(|nonce| HeaderValue::from_str(nonce).ok()) {
+        response.headers_mut().insert("dpop-nonce", value);
+    }
+    response
+}
+
+/// `response` with a fresh `DPoP-Nonce` (for a resource server that hands
+/// nonces out), unless it carries one already.
+#[cfg(feature = "auth")]
+pub(crate) async fn with_dpop_nonce(
+    State(resource_server): State<crate::server::auth::ResourceServer>,
+    mut response: Response,
+) -> Response {
+    if !response.headers().contains_key("dpop-nonce")
+        && let Some(value) = resource_server.next_nonce().await.and_then(|nonce| HeaderValue::from_str(&nonce).ok())
+    {
+        response.headers_mut().insert("dpop-nonce", value);
+    }
+    response
 }
 
 /// The `403` for a single request whose token lacks the scopes of the
@@ -79,7 +108,7 @@ fn forbidden_scope(http: &Http, caller: &Admitted, request: &Request) -> Option<
     let resource_server = http.options.resource_server.as_ref()?;
     let needed = crate::server::scopes::needed(&http.engine.toolbox, &request.method, &request.params);
     let missing = crate::server::scopes::missing(&needed, caller.as_ref(), true);
-    resource_server.forbid(&needed, &missing).map(|refusal| auth_refusal(&refusal))
+    resource_server.forbid(&needed, &missing, caller.as_ref()).map(|refusal| auth_refusal(&refusal))
 }
 
 /// Without the `auth` feature no scope is checked.
@@ -124,10 +153,12 @@ fn header_version(headers: &HeaderMap) -> Option<Result<ProtocolVersion, String>
 pub(crate) async fn post(
     State(http): State<Arc<Http>>,
     connection: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    method: axum::http::Method,
+    uri: Uri,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let caller = match admit(&http, &headers).await {
+    let caller = match admit(&http, &headers, &method, &uri).await {
         Ok(caller) => caller,
         Err(refusal) => return refusal,
     };
@@ -351,8 +382,13 @@ async fn legacy_request(
 }
 
 /// GET: the stream of a legacy session's server-initiated messages.
-pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    let caller = match admit(&http, &headers).await {
+pub(crate) async fn get(
+    State(http): State<Arc<Http>>,
+    method: axum::http::Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let caller = match admit(&http, &headers, &method, &uri).await {
         Ok(caller) => caller,
         Err(refusal) => return refusal,
     };
@@ -384,8 +420,13 @@ pub(crate) async fn get(State(http): State<Arc<Http>>, headers: HeaderMap) -> Re
 }
 
 /// DELETE: ends a legacy session.
-pub(crate) async fn delete(State(http): State<Arc<Http>>, headers: HeaderMap) -> Response {
-    let caller = match admit(&http, &headers).await {
+pub(crate) async fn delete(
+    State(http): State<Arc<Http>>,
+    method: axum::http::Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let caller = match admit(&http, &headers, &method, &uri).await {
         Ok(caller) => caller,
         Err(refusal) => return refusal,
     };
