@@ -228,13 +228,11 @@ async fn every_entry_path_refuses_a_missing_scope_and_serves_the_granted_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs the issuer: run bash tests/auth/install.sh"]
-async fn a_session_and_what_it_holds_belong_to_the_caller_who_opened_it() {
+async fn a_legacy_session_belongs_to_the_caller_who_opened_it() {
     let issuer = Issuer::start().await;
     let (endpoint, resource) = endpoint(&issuer).await;
     let addr = endpoint.addr;
-    let all = "sales:read sales:write";
-    let ada = issuer.mint(json!({"aud": resource, "sub": "ada", "scope": all})).await;
-    let mallory = issuer.mint(json!({"aud": resource, "sub": "mallory", "scope": all})).await;
+    let (ada, mallory) = two_subjects(&issuer, &resource).await;
     let version = ProtocolVersion::V2025_11_25;
     let session = open(addr, version, &ada).await;
     let not_found = |response: &crate::common::http::Response, what: &str| {
@@ -266,9 +264,24 @@ async fn a_session_and_what_it_holds_belong_to_the_caller_who_opened_it() {
     // Ada's session is untouched.
     let response = in_session(addr, version, &session, &ada).json(&call).send().await;
     assert_eq!(response.status, StatusCode::OK, "the owner still uses it");
+}
 
-    // A 2026-07-28 requestState is bound to the caller, not only to the
-    // client it declares: mallory cannot replay ada's.
+/// Ada's and mallory's tokens, both with every scope, for `endpoint`.
+async fn two_subjects(issuer: &Issuer, resource: &str) -> (String, String) {
+    let all = "sales:read sales:write";
+    let ada = issuer.mint(json!({"aud": resource, "sub": "ada", "scope": all})).await;
+    let mallory = issuer.mint(json!({"aud": resource, "sub": "mallory", "scope": all})).await;
+    (ada, mallory)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the issuer: run bash tests/auth/install.sh"]
+async fn a_request_state_is_bound_to_the_caller_not_only_to_the_client_it_declares() {
+    let issuer = Issuer::start().await;
+    let (endpoint, resource) = endpoint(&issuer).await;
+    let addr = endpoint.addr;
+    let (ada, mallory) = two_subjects(&issuer, &resource).await;
+    // Mallory replays ada's round, declaring the same client.
     let first = modern(6, "tools/call", json!({"name": "confirm_first", "arguments": {}}));
     let mut first = first;
     first["params"]["_meta"][CLIENT_CAPABILITIES_KEY] = json!({"elicitation": {"form": {}}});
@@ -288,8 +301,15 @@ async fn a_session_and_what_it_holds_belong_to_the_caller_who_opened_it() {
     let response = modern_post(addr, &replay).header("authorization", bearer(&ada)).send().await;
     let (_, answered) = response.exchange().await;
     assert_eq!(answered["result"]["content"][0]["text"], "done", "ada's own round: {answered}");
+}
 
-    // A result kept whole is read by the caller it was made for only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the issuer: run bash tests/auth/install.sh"]
+async fn a_result_kept_whole_is_read_by_its_caller_only() {
+    let issuer = Issuer::start().await;
+    let (endpoint, resource) = endpoint(&issuer).await;
+    let addr = endpoint.addr;
+    let (ada, mallory) = two_subjects(&issuer, &resource).await;
     let message = modern(7, "tools/call", json!({"name": "big_report", "arguments": {}}));
     let response = modern_post(addr, &message).header("authorization", bearer(&ada)).send().await;
     let (_, previewed) = response.exchange().await;
