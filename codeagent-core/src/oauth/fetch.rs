@@ -22,6 +22,8 @@ const DEADLINE: Duration = Duration::from_secs(30);
 pub(crate) struct Answer {
     pub(crate) status: StatusCode,
     pub(crate) json: Value,
+    /// Read by the client's DPoP (the server's introspection has no use for it).
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) dpop_nonce: Option<String>,
 }
 

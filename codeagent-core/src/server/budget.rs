@@ -573,6 +573,7 @@ mod tests {
         assert!(store.get(&uri, now, Some("alice")).is_some());
         assert!(store.get(&uri, now, Some("mallory")).is_none(), "another caller finds nothing");
         assert!(store.get(&uri, now, None).is_none(), "nor does a request without a caller");
+        #[cfg(feature = "http")]
         assert_ne!(super::shared_key(&uri, Some("alice")), super::shared_key(&uri, Some("mallory")));
     }
 

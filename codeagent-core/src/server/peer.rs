@@ -311,9 +311,9 @@ mod tests {
         let (second, _answer) = peer.ask().unwrap();
         let first = first.as_str().unwrap().to_owned();
         assert!(first.starts_with("codeagent-1-") && first.len() == "codeagent-1-".len() + 32, "{first}");
-        assert!(!peer.asks(&json!("codeagent-1")), "the counter alone answers nothing");
+        assert!(!peer.answer(&json!("codeagent-1"), Ok(json!({}))), "the counter alone answers nothing");
         assert!(!peer.answer(&json!("codeagent-2"), Ok(json!({}))), "nor does the next number");
-        assert!(peer.asks(&second), "the whole id does");
+        assert!(peer.answer(&second, Ok(json!({}))), "the whole id does");
         assert_ne!(first[12..], second.as_str().unwrap()[12..], "each question draws its own secret");
     }
 
