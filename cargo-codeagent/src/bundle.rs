@@ -104,7 +104,11 @@ pub(crate) async fn run(args: BundleArgs) -> Result<ExitCode, Failure> {
     let bytes = std::fs::read(&archive).map_err(|error| format!("cannot read {}: {error}", archive.display()))?;
     let sha256 = hex(&Sha256::digest(&bytes));
 
-    out!("bundle: {} ({} tools)", dir.display(), tools.len());
+    let count = match tools.len() {
+        1 => "1 tool".to_owned(),
+        n => format!("{n} tools"),
+    };
+    out!("bundle: {} ({count})", dir.display());
     out!("mcpb:   {} ({} bytes, sha256 {sha256})", archive.display(), bytes.len());
     match registry_name {
         Some(name) => {

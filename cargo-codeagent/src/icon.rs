@@ -1,5 +1,5 @@
 //! The default icon of a new crate and of a bundle without one: a PNG of
-//! 256 × 256 pixels, a disc on a square in a colour taken from the server's name.
+//! 512 × 512 pixels (the size Claude Desktop recommends), a disc on a square in a colour taken from the server's name.
 
 use std::io::Write;
 
@@ -7,7 +7,7 @@ use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
 /// The icon's side, in pixels.
-const SIDE: u32 = 256;
+const SIDE: u32 = 512;
 
 /// The PNG bytes of the default icon of the server `name`.
 pub(crate) fn png(name: &str) -> Vec<u8> {

