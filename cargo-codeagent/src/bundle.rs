@@ -68,6 +68,10 @@ pub(crate) async fn run(args: BundleArgs) -> Result<ExitCode, Failure> {
             .and_then(github)
             .map(|(owner, _)| format!("io.github.{owner}/{}", project.name)),
     };
+    if registry_name.is_some() {
+        // server.json's own limit, checked before the build.
+        server_json(&project, "a/b", &description, None, "")?;
+    }
     let icon = match &args.icon {
         Some(path) => {
             Some(std::fs::read(path).map_err(|error| format!("cannot read --icon {}: {error}", path.display()))?)
