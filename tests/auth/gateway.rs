@@ -102,7 +102,7 @@ async fn a_gateway_exchanges_each_callers_token_for_one_of_the_mounted_server() 
     // Alice's own token is not one the mounted server takes: it was never forwarded.
     let status = Call::new(mounted.addr, hyper::Method::POST)
         .at_path("/mcp")
-        .header("authorization", &format!("Bearer {alice}"))
+        .header("authorization", format!("Bearer {alice}"))
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" }))
