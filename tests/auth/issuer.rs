@@ -76,6 +76,19 @@ impl Issuer {
         self.control("/test/rotate", json!({})).await["kid"].as_str().expect("a kid").to_owned()
     }
 
+    /// Registers the confidential client `id` with `secret`: its client
+    /// credentials and token exchange requests must then present it.
+    pub(crate) async fn client(&self, id: &str, secret: &str) {
+        self.control("/test/client", json!({ "id": id, "secret": secret })).await;
+    }
+
+    /// How many token exchanges the issuer granted so far.
+    pub(crate) async fn exchanges(&self) -> u64 {
+        let answer: Value =
+            Call::new(self.addr, hyper::Method::GET).at_path("/test/exchanges").send().await.json().await;
+        answer["count"].as_u64().expect("a count")
+    }
+
     /// The issuer's published keys.
     pub(crate) async fn jwks(&self) -> Value {
         Call::new(self.addr, hyper::Method::GET).at_path("/jwks").send().await.json().await

@@ -6,7 +6,9 @@
 //! (`python`). DPoP (RFC 9449): proofs made by an independent library
 //! (Python's joserfc, `tests/auth/dpop.py`), each probe refused by its exact
 //! status and challenge in both eras, nonces, two instances sharing a store,
-//! introspected tokens (`dpop`).
+//! introspected tokens (`dpop`). A gateway acting for its caller: a mounted
+//! protected server reached with tokens exchanged for each caller (RFC 8693)
+//! or with the gateway's client credentials, never the caller's (`gateway`).
 //!
 //! The issuer and joserfc (in `.venv`) are installed by
 //! `bash tests/auth/install.sh` (which `.ci/run` runs); the tests are `#[ignore]`d, so `cargo test --features auth` leaves them
@@ -16,6 +18,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod dpop;
+mod gateway;
 mod issuer;
 mod paths;
 mod python;

@@ -9,7 +9,9 @@
 //!
 //! The binaries are built first with `cargo build --examples` (a no-op after
 //! `cargo test`, which builds them; with `--features agent` when this test is,
-//! which adds `agent_loop`).
+//! which adds `agent_loop`; with `--features auth` when this test is, which
+//! adds `gateway_for_callers`; the OAuth examples need the issuer of
+//! `tests/auth`, so they are ignored unless asked for).
 
 use crate::common;
 
@@ -52,6 +54,9 @@ fn built() -> &'static Path {
         ]);
         if cfg!(feature = "agent") {
             build.args(["--features", "agent"]);
+        }
+        if cfg!(feature = "auth") {
+            build.args(["--features", "auth"]);
         }
         if profile.file_name().is_some_and(|name| name == "release") {
             build.arg("--release");
@@ -515,4 +520,146 @@ async fn gallery_is_a_gateway_to_a_stdio_server_over_http() {
         assert!(read["contents"][0]["text"].as_str().unwrap().starts_with("# codeagent gallery"), "{read}");
     })
     .await;
+}
+
+/// The OAuth examples, against the real issuer of `tests/auth` and a
+/// protected server in this process.
+#[cfg(feature = "auth")]
+mod oauth {
+    use super::*;
+    use crate::issuer::Issuer;
+    use codeagent::Server;
+    use codeagent::prelude::*;
+    use codeagent::server::auth::ResourceServer;
+    use codeagent::server::http::HttpOptions;
+
+    /// What the token the protected server verified says.
+    #[tool(read_only)]
+    fn token_seen(ctx: &Context) -> String {
+        let Some(caller) = ctx.caller() else { return "nobody".to_owned() };
+        json!({ "sub": caller.subject(), "aud": caller.claim("aud"), "act": caller.claim("act") }).to_string()
+    }
+
+    /// A protected server of `issuer` serving `token_seen`: the endpoint, and its resource.
+    async fn protected(issuer: &Issuer) -> (common::http::Endpoint, String) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let resource = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let auth = ResourceServer::new(&issuer.url, &resource);
+        let server = Server::new(Toolbox::new().tool(token_seen));
+        (common::http::start_on(listener, server, HttpOptions::new().with_resource_server(auth)).await, resource)
+    }
+
+    /// What the protected server saw of a call through the gateway at `gateway` by `token`'s holder.
+    async fn seen_through(gateway: SocketAddr, token: &str) -> Value {
+        let caller = codeagent::client::Client::builder()
+            .header("authorization", format!("Bearer {token}"))
+            .http(&format!("http://{gateway}/mcp"))
+            .await
+            .expect("connecting to the gateway");
+        let output = caller.call("docs_token_seen", json!({})).await.expect("calling through the gateway");
+        let text = output.raw()["content"][0]["text"].as_str().unwrap_or_default().to_owned();
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("not what the server saw: {}", output.raw()))
+    }
+
+    /// Starts `command` and waits until it listens on `address`.
+    async fn listening_as(mut command: Command, address: SocketAddr) -> Running {
+        command.stdin(Stdio::null()).stderr(Stdio::null());
+        let mut running = Running(command.spawn().unwrap());
+        let started = Instant::now();
+        while tokio::net::TcpStream::connect(address).await.is_err() {
+            assert!(running.0.try_wait().unwrap().is_none(), "exited before listening on {address}");
+            assert!(started.elapsed() < WAIT, "did not listen on {address} within {WAIT:?}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        running
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs the issuer: run bash tests/auth/install.sh"]
+    async fn client_credentials_calls_a_protected_tool_as_its_client() {
+        after_build(async {
+            let issuer = Issuer::start().await;
+            issuer.client("reporting-agent", "r3port").await;
+            let (_server, resource) = protected(&issuer).await;
+            let mut command = Command::new(example("client_credentials"));
+            command.args([&issuer.url, &resource, "token_seen"]);
+            command.env("CLIENT_ID", "reporting-agent").env("CLIENT_SECRET", "r3port").env_remove("CLIENT_KEY");
+            let finished = tokio::task::spawn_blocking(move || child::run_to_end(command, WAIT)).await.unwrap();
+            assert!(finished.status.is_some_and(|status| status.success()), "{}", finished.stderr);
+            let seen: Value = serde_json::from_str(finished.stdout.trim()).expect("what the server saw");
+            assert_eq!(seen["sub"], "reporting-agent", "{seen}");
+            assert_eq!(seen["aud"], resource.as_str());
+
+            let mut wrong = Command::new(example("client_credentials"));
+            wrong.args([&issuer.url, &resource, "token_seen"]).env("CLIENT_ID", "reporting-agent");
+            wrong.env("CLIENT_SECRET", "wrong").env_remove("CLIENT_KEY");
+            let finished = tokio::task::spawn_blocking(move || child::run_to_end(wrong, WAIT)).await.unwrap();
+            assert!(finished.status.is_some_and(|status| !status.success()));
+            assert!(finished.stderr.contains("invalid_client"), "{}", finished.stderr);
+        })
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs the issuer: run bash tests/auth/install.sh"]
+    async fn gateway_for_callers_reaches_the_mounted_server_with_each_callers_exchanged_token() {
+        after_build(async {
+            let issuer = Issuer::start().await;
+            issuer.client("gateway", "g4teway").await;
+            let (_server, resource) = protected(&issuer).await;
+            let address = free_address();
+            let mut command = Command::new(example("gateway_for_callers"));
+            command.args([&issuer.url, &resource, &address.to_string()]);
+            command.env("GATEWAY_CLIENT_ID", "gateway").env("GATEWAY_SECRET", "g4teway");
+            let _gateway = listening_as(command, address).await;
+            let alice = issuer.mint(json!({ "sub": "alice", "aud": format!("http://{address}/mcp") })).await;
+            let seen = seen_through(address, &alice).await;
+            assert_eq!(seen["sub"], "alice", "{seen}");
+            assert_eq!(seen["aud"], resource.as_str(), "{seen}");
+            assert_eq!(seen["act"], json!({ "sub": "gateway" }), "{seen}");
+        })
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs the issuer: run bash tests/auth/install.sh"]
+    async fn the_command_line_mounts_a_protected_server_for_its_callers() {
+        after_build(async {
+            let issuer = Issuer::start().await;
+            issuer.client("gateway", "g4teway").await;
+            let (_server, resource) = protected(&issuer).await;
+            let address = free_address();
+            let own = format!("http://{address}/mcp");
+            let mut command = Command::new(example("gallery"));
+            command.args(["--mount", &format!("docs={resource}"), "--client-credentials", "gateway:GW_SECRET"]);
+            command.args(["--token-exchange", "--issuer", &issuer.url]);
+            command.args(["--http", &address.to_string(), "--auth-issuer", &issuer.url, "--auth-resource", &own]);
+            command.env("GW_SECRET", "g4teway");
+            let _gateway = listening_as(command, address).await;
+            let bob = issuer.mint(json!({ "sub": "bob", "aud": own })).await;
+            let seen = seen_through(address, &bob).await;
+            assert_eq!(seen["sub"], "bob", "{seen}");
+            assert_eq!(seen["aud"], resource.as_str(), "{seen}");
+            assert_eq!(seen["act"], json!({ "sub": "gateway" }), "{seen}");
+
+            // Without --token-exchange: the gateway's own client credentials.
+            let plain_address = free_address();
+            let mut plain = Command::new(example("gallery"));
+            plain.args(["--mount", &format!("docs={resource}"), "--client-credentials", "gateway:GW_SECRET"]);
+            plain.args(["--http", &plain_address.to_string()]).env("GW_SECRET", "g4teway");
+            let _plain = listening_as(plain, plain_address).await;
+            let seen = gallery_client(plain_address).await.call("docs_token_seen", json!({})).await.unwrap();
+            let seen: Value = serde_json::from_str(seen.raw()["content"][0]["text"].as_str().unwrap()).unwrap();
+            assert_eq!(seen["sub"], "gateway", "{seen}");
+            assert_eq!(seen["aud"], resource.as_str(), "{seen}");
+
+            // The secret's variable unset: a usage error naming it, before anything is served.
+            let mut unset = Command::new(example("gallery"));
+            unset.args(["--mount", &format!("docs={resource}"), "--client-credentials", "gateway:GW_UNSET", "--list"]);
+            let finished = tokio::task::spawn_blocking(move || child::run_to_end(unset, WAIT)).await.unwrap();
+            assert_eq!(finished.status.and_then(|status| status.code()), Some(2));
+            assert!(finished.stderr.contains("`GW_UNSET`"), "{}", finished.stderr);
+        })
+        .await;
+    }
 }

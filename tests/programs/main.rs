@@ -7,6 +7,11 @@ mod child;
 #[path = "../common/mod.rs"]
 mod common;
 
+#[cfg(feature = "auth")]
+#[allow(dead_code, reason = "the examples use part of the issuer's controls")]
+#[path = "../auth/issuer.rs"]
+mod issuer;
+
 mod browser;
 mod examples;
 mod hosts;

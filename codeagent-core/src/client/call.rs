@@ -113,6 +113,14 @@ impl<'a> CallRequest<'a> {
         self
     }
 
+    /// Made for `caller` (the caller of a mounted tool): with a client that
+    /// uses [`OAuth::token_exchange`](super::OAuth::token_exchange), it
+    /// carries a token exchanged for that caller.
+    pub(crate) fn acting_for(mut self, caller: Option<crate::toolbox::Caller>) -> Self {
+        self.options.acting = Some(super::wire::Acting(caller));
+        self
+    }
+
     /// Waits at most `timeout` for the answer (in place of the client's).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.options.timeout = Some(timeout);

@@ -23,7 +23,7 @@ use tokio::task::{AbortHandle, JoinHandle};
 
 use super::ClientError;
 use super::oauth::{Audience, Challenge, OAuth, Presented, discovery_client};
-use super::wire::{Inbound, Outgoing, Wire};
+use super::wire::{Acting, Inbound, Outgoing, Wire};
 use crate::mcp::ProtocolVersion;
 use crate::net::{HAS_TLS, HttpClient, describe, http_client};
 
@@ -222,7 +222,18 @@ impl Shared {
         }
     }
 
+    /// A request to the server with the client's own token (if it has one).
     fn request(&self, method: HttpMethod, version: Option<ProtocolVersion>) -> hyper::http::request::Builder {
+        self.request_with(method, version, self.bearer())
+    }
+
+    /// A request to the server presenting `presented`.
+    fn request_with(
+        &self,
+        method: HttpMethod,
+        version: Option<ProtocolVersion>,
+        presented: Option<Presented>,
+    ) -> hyper::http::request::Builder {
         let mut request = Request::builder().method(method.clone()).uri(self.uri.clone());
         for (name, value) in &self.headers {
             request = request.header(name, value);
@@ -230,7 +241,7 @@ impl Shared {
         if let Some(session) = self.session.lock().unwrap_or_else(PoisonError::into_inner).clone() {
             request = request.header(SESSION_HEADER, session);
         }
-        match (self.bearer(), &self.oauth) {
+        match (presented, &self.oauth) {
             (Some(Presented { token, dpop: true }), Some(oauth)) => {
                 // A proof per request: this method, this URL, a fresh jti, the token's hash.
                 match oauth.proof(method.as_str(), &self.url, &token) {
@@ -248,11 +259,16 @@ impl Shared {
         request
     }
 
-    /// The POST of `outgoing` with `body`.
-    fn post(&self, outgoing: &Outgoing, body: Bytes) -> Result<Request<Full<Bytes>>, ClientError> {
+    /// The POST of `outgoing` with `body`, presenting `presented`.
+    fn post(
+        &self,
+        outgoing: &Outgoing,
+        body: Bytes,
+        presented: Option<Presented>,
+    ) -> Result<Request<Full<Bytes>>, ClientError> {
         let (method, name) = method_and_name(&outgoing.message);
         let mut request = self
-            .request(HttpMethod::POST, outgoing.version)
+            .request_with(HttpMethod::POST, outgoing.version, presented)
             .header(CONTENT_TYPE, "application/json")
             .header(ACCEPT, "application/json, text/event-stream");
         if outgoing.version.is_some_and(ProtocolVersion::is_modern) {
@@ -279,12 +295,26 @@ impl Shared {
         };
         let mut authorizations = 0;
         let mut nonce_retried = false;
+        // Made for a caller, with token exchange: the caller's exchanged token, never the client's own.
+        let acting = match (&outgoing.acting, &self.oauth) {
+            (Some(Acting(caller)), Some(oauth)) if oauth.exchanges() => Some((oauth, caller.as_ref())),
+            _ => None,
+        };
+        let mut for_caller = None;
+        if let Some((oauth, caller)) = acting {
+            match self.exchanged(oauth, caller, false).await {
+                Ok(presented) => for_caller = Some(presented),
+                Err(error) => return self.fail(id, error),
+            }
+        }
+        let mut exchanged_again = false;
         let response = loop {
-            let request = match self.post(&outgoing, body.clone()) {
+            let presented = if acting.is_some() { for_caller.clone() } else { self.bearer() };
+            let sent = presented.as_ref().map(|presented| presented.token.clone());
+            let request = match self.post(&outgoing, body.clone(), presented) {
                 Ok(request) => request,
                 Err(error) => return self.fail(id, error),
             };
-            let sent = self.bearer().map(|presented| presented.token);
             let response = match self.client.request(request).await {
                 Ok(response) => response,
                 Err(error) => {
@@ -296,6 +326,22 @@ impl Shared {
             if challenge.error.as_deref() == Some("use_dpop_nonce") && fresh_nonce && !nonce_retried {
                 // The server wants its nonce in the proof (RFC 9449 §9): once more, with it.
                 nonce_retried = true;
+                continue;
+            }
+            if let Some((oauth, caller)) = acting {
+                if exchanged_again || forbidden {
+                    let reason = format!(
+                        "{method_text} was refused (HTTP {}) with the token exchanged for the caller",
+                        response.status().as_u16()
+                    );
+                    return self.fail(id, ClientError::Unauthorized { url: self.url.clone(), reason });
+                }
+                // The token kept for the caller may be revoked: exchange once more.
+                exchanged_again = true;
+                match self.exchanged(oauth, caller, true).await {
+                    Ok(presented) => for_caller = Some(presented),
+                    Err(error) => return self.fail(id, error),
+                }
                 continue;
             }
             if authorizations == AUTHORIZATIONS {
@@ -323,6 +369,21 @@ impl Shared {
             *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(session.clone());
         }
         self.receive(response, id, &method_text, outgoing.version).await;
+    }
+
+    /// The token exchanged for `caller` (see [`OAuth::token_exchange`]); a
+    /// new one when `fresh`.
+    async fn exchanged(
+        &self,
+        oauth: &OAuth,
+        caller: Option<&crate::toolbox::Caller>,
+        fresh: bool,
+    ) -> Result<Presented, ClientError> {
+        let discovery = self.discovery.get_or_init(|| discovery_client(&self.uri, self.limits.private_discovery)).await;
+        oauth
+            .for_caller(discovery, &self.url, caller, fresh)
+            .await
+            .map_err(|reason| ClientError::Unauthorized { url: self.url.clone(), reason })
     }
 
     /// The authorization `response` asks for, when this client can answer

@@ -170,6 +170,22 @@ impl Client {
         self.session().request(method, params, RequestOptions::default()).await
     }
 
+    /// Sends request `method` with `params` (an object), made for a caller
+    /// when `acting` says (the caller of a mounted resource or prompt): see
+    /// [`OAuth::token_exchange`].
+    async fn request_for(
+        &self,
+        method: &str,
+        params: Value,
+        acting: Option<wire::Acting>,
+    ) -> Result<Value, ClientError> {
+        let Value::Object(params) = params else {
+            return Err(ClientError::Invalid(format!("the params of {method} must be an object")));
+        };
+        let options = RequestOptions { acting, ..RequestOptions::default() };
+        self.session().request(method, params, options).await
+    }
+
     /// `ping`.
     pub async fn ping(&self) -> Result<(), ClientError> {
         self.request("ping", Value::Null).await.map(drop)
@@ -277,7 +293,16 @@ impl Client {
 
     /// Reads resource `uri`: the `ReadResourceResult` (its `contents`).
     pub async fn read_resource(&self, uri: &str) -> Result<Value, ClientError> {
-        let result = self.request("resources/read", json!({ "uri": uri })).await?;
+        self.read_resource_for(uri, None).await
+    }
+
+    /// [`read_resource`](Client::read_resource), made for a caller when `acting` says.
+    pub(crate) async fn read_resource_for(
+        &self,
+        uri: &str,
+        acting: Option<wire::Acting>,
+    ) -> Result<Value, ClientError> {
+        let result = self.request_for("resources/read", json!({ "uri": uri }), acting).await?;
         if !result.get("contents").is_some_and(Value::is_array) {
             return Err(ClientError::Malformed(format!("the result of reading {uri} has no `contents` array")));
         }
@@ -291,7 +316,18 @@ impl Client {
 
     /// Gets prompt `name` with `arguments` (strings by name): the `GetPromptResult`.
     pub async fn get_prompt(&self, name: &str, arguments: Map<String, Value>) -> Result<Value, ClientError> {
-        let result = self.request("prompts/get", json!({ "name": name, "arguments": arguments })).await?;
+        self.get_prompt_for(name, arguments, None).await
+    }
+
+    /// [`get_prompt`](Client::get_prompt), made for a caller when `acting` says.
+    pub(crate) async fn get_prompt_for(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+        acting: Option<wire::Acting>,
+    ) -> Result<Value, ClientError> {
+        let params = json!({ "name": name, "arguments": arguments });
+        let result = self.request_for("prompts/get", params, acting).await?;
         if !result.get("messages").is_some_and(Value::is_array) {
             return Err(ClientError::Malformed(format!("the result of prompts/get `{name}` has no `messages` array")));
         }

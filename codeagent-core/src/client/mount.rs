@@ -70,6 +70,12 @@ impl Toolbox {
     /// the client was built with [`Handlers::forward`](super::Handlers::forward).
     /// The server's list changes are followed while the client lives.
     ///
+    /// Each use of a mounted tool, resource or prompt is made for its
+    /// caller: when the client's [`OAuth`](super::OAuth) uses
+    /// [`token_exchange`](super::OAuth::token_exchange), it carries a token
+    /// exchanged for that caller; otherwise the client's own token, never
+    /// the caller's.
+    ///
     /// A mounted toolbox is served like any other, so a server on stdio can
     /// be offered over HTTP and the reverse. A tool's MCP Apps view (its
     /// `_meta.ui`) is not mounted.
@@ -246,7 +252,8 @@ impl Mounted {
             let this = Arc::clone(self);
             let resource = spec.serve(move |read: crate::resources::ResourceRead| {
                 let this = Arc::clone(&this);
-                async move { this.read(read.uri()).await }
+                let caller = read.context().caller().cloned();
+                async move { this.read(read.uri(), caller).await }
             });
             match resources.try_add(resource) {
                 Ok(()) => {
@@ -264,11 +271,12 @@ impl Mounted {
         Ok(())
     }
 
-    /// Reads the server's resource behind local URI `uri`.
-    async fn read(&self, uri: &str) -> Result<Vec<ResourceContents>, String> {
+    /// Reads the server's resource behind local URI `uri`, for `caller`.
+    async fn read(&self, uri: &str, caller: Option<crate::toolbox::Caller>) -> Result<Vec<ResourceContents>, String> {
         let remote =
             self.remote_uri(uri).ok_or_else(|| format!("`{uri}` is not a URI of the mount `{}`", self.prefix))?;
-        let result = self.client.read_resource(remote).await.map_err(|error| error.to_string())?;
+        let acting = Some(super::wire::Acting(caller));
+        let result = self.client.read_resource_for(remote, acting).await.map_err(|error| error.to_string())?;
         let contents = result.get("contents").and_then(Value::as_array).cloned().unwrap_or_default();
         contents
             .into_iter()
@@ -321,7 +329,8 @@ impl Mounted {
                 let (client, remote) = (client.clone(), remote.clone());
                 let arguments: Map<String, Value> =
                     get.arguments().iter().map(|(key, value)| (key.clone(), Value::from(value.as_str()))).collect();
-                async move { get_prompt(&client, &remote, arguments).await }
+                let caller = get.context().caller().cloned();
+                async move { get_prompt(&client, &remote, arguments, caller).await }
             });
             match prompts.try_add(prompt) {
                 Ok(()) => {
@@ -345,8 +354,10 @@ async fn get_prompt(
     client: &Client,
     remote: &str,
     arguments: Map<String, Value>,
+    caller: Option<crate::toolbox::Caller>,
 ) -> Result<Vec<PromptMessage>, String> {
-    let result = client.get_prompt(remote, arguments).await.map_err(|error| error.to_string())?;
+    let acting = Some(super::wire::Acting(caller));
+    let result = client.get_prompt_for(remote, arguments, acting).await.map_err(|error| error.to_string())?;
     let messages = result.get("messages").and_then(Value::as_array).cloned().unwrap_or_default();
     messages
         .into_iter()
@@ -405,9 +416,10 @@ impl Tool for RemoteTool {
         Box::pin(async move {
             let _caller = client.session().handlers.callers().map(|callers| callers.enter(context.clone()));
             let progress = context.clone();
-            let request = client.call(&remote, arguments).on_progress(move |step| {
-                progress.progress(step.progress, step.total, step.message.as_deref());
-            });
+            let request =
+                client.call(&remote, arguments).acting_for(context.caller().cloned()).on_progress(move |step| {
+                    progress.progress(step.progress, step.total, step.message.as_deref());
+                });
             tokio::select! {
                 output = request => match output {
                     Ok(output) => output.result(),

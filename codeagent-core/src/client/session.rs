@@ -69,6 +69,8 @@ pub(crate) struct RequestOptions {
     pub(crate) headers: Vec<(String, String)>,
     /// The era to send in, before the handshake settled one.
     pub(crate) version: Option<ProtocolVersion>,
+    /// The caller the request is made for, when it is made for one.
+    pub(crate) acting: Option<super::wire::Acting>,
     /// Told of the acknowledgement of this `subscriptions/listen` request.
     pub(crate) subscription: Option<Arc<Mutex<Option<oneshot::Sender<Value>>>>>,
 }
@@ -271,7 +273,13 @@ impl Session {
             lock(&self.acknowledgements).insert(id, acknowledged);
         }
         let mut flight = InFlight { session: self, id, token, done: false };
-        let outgoing = Outgoing { message, id: Some(id), version, headers: options.headers.clone() };
+        let outgoing = Outgoing {
+            message,
+            id: Some(id),
+            version,
+            headers: options.headers.clone(),
+            acting: options.acting.clone(),
+        };
         if let Err(error) = self.wire.send(outgoing) {
             flight.done = true;
             flight.forget();

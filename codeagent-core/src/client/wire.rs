@@ -20,12 +20,19 @@ pub(crate) struct Outgoing {
     pub(crate) version: Option<ProtocolVersion>,
     /// Headers of this request alone (HTTP): the `x-mcp-header` parameters of a tool call.
     pub(crate) headers: Vec<(String, String)>,
+    /// Made for a caller (a mounted tool's, resource's or prompt's), not by
+    /// the client on its own behalf.
+    pub(crate) acting: Option<Acting>,
 }
+
+/// The caller a request is made for (`None`: it came without an identity).
+#[derive(Clone, Debug)]
+pub(crate) struct Acting(pub(crate) Option<crate::toolbox::Caller>);
 
 impl Outgoing {
     /// A message that is not a request.
     pub(crate) fn other(message: Value, version: Option<ProtocolVersion>) -> Outgoing {
-        Outgoing { message, id: None, version, headers: Vec::new() }
+        Outgoing { message, id: None, version, headers: Vec::new(), acting: None }
     }
 }
 

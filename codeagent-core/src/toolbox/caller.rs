@@ -19,17 +19,54 @@ use serde_json::{Map, Value};
 /// assert_eq!(caller.subject(), "alice");
 /// assert_eq!(caller.claim("scope").and_then(|scope| scope.as_str()), Some("tools:read"));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Caller {
     subject: String,
     scopes: Vec<String>,
     claims: Map<String, Value>,
+    /// The access token the resource server verified for this caller, kept
+    /// for one use only: RFC 8693 token exchange by a mount acting for the
+    /// caller. No public method reads it, and its `Debug` is redacted.
+    token: Option<AdmittedToken>,
+}
+
+/// Two callers are the same when their subject, scopes and claims are; the
+/// token they came with is not compared.
+impl PartialEq for Caller {
+    fn eq(&self, other: &Caller) -> bool {
+        self.subject == other.subject && self.scopes == other.scopes && self.claims == other.claims
+    }
+}
+
+/// A verified access token, never shown.
+#[derive(Clone)]
+struct AdmittedToken(std::sync::Arc<str>);
+
+impl std::fmt::Debug for AdmittedToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
 }
 
 impl Caller {
     /// A caller known by `subject` (a user name, a client id, a token's `sub`).
     pub fn new(subject: impl Into<String>) -> Self {
-        Caller { subject: subject.into(), scopes: Vec::new(), claims: Map::new() }
+        Caller { subject: subject.into(), scopes: Vec::new(), claims: Map::new(), token: None }
+    }
+
+    /// This caller with the access token its resource server verified
+    /// (only the resource server sets it).
+    #[cfg_attr(not(feature = "auth"), allow(dead_code, reason = "set by the resource server of `auth`"))]
+    pub(crate) fn with_admitted_token(mut self, token: &str) -> Self {
+        self.token = Some(AdmittedToken(token.into()));
+        self
+    }
+
+    /// The access token the resource server verified for this caller: read
+    /// only by the token exchange of a mount acting for its caller.
+    #[cfg_attr(not(feature = "client"), allow(dead_code, reason = "read by the client's token exchange"))]
+    pub(crate) fn admitted_token(&self) -> Option<&str> {
+        self.token.as_ref().map(|token| &*token.0)
     }
 
     /// Adds claim `name` (a tenant, an issuer...).

@@ -25,6 +25,8 @@ const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
 /// The token type of an identity assertion JWT authorization grant.
 const ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
+/// The token type of an OAuth access token (RFC 8693 §3).
+const ACCESS_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:access_token";
 /// The token type of an OpenID Connect ID token.
 const ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
 /// The client assertion type of `private_key_jwt`.
@@ -295,15 +297,7 @@ impl Machine {
         refused: &mut Vec<[u8; 32]>,
     ) -> Result<Token, String> {
         let server = &discovered.server;
-        if server.issuer != self.issuer {
-            return Err(format!(
-                "the server names the authorization server `{}`, but this client's credentials for {} are for \
-                 `{}` (credentials are used only with the issuer they are for): refused",
-                escaped(&server.issuer),
-                self.name(),
-                escaped(&self.issuer)
-            ));
-        }
+        self.same_issuer(server, self.name())?;
         let scope = scopes.join(" ");
         let mut fields = vec![("resource", discovered.resource.clone())];
         if !scope.is_empty() {
@@ -354,6 +348,76 @@ impl Machine {
                 token_of(&answer, None, dpop.is_some())
             }
         }
+    }
+
+    /// Refuses an authorization server other than the one the credentials
+    /// are for (`what`: the flow, in the error).
+    fn same_issuer(&self, server: &ServerMetadata, what: &str) -> Result<(), String> {
+        if server.issuer == self.issuer {
+            return Ok(());
+        }
+        Err(format!(
+            "the server names the authorization server `{}`, but this client's credentials for {what} are for \
+             `{}` (credentials are used only with the issuer they are for): refused",
+            escaped(&server.issuer),
+            escaped(&self.issuer)
+        ))
+    }
+
+    /// RFC 8693 token exchange: `subject_token` (an access token a resource
+    /// server of this client's application verified: its caller's) exchanged
+    /// at the authorization server `discovered` names for an access token of
+    /// the resource it names (`resource` and `audience`), this client
+    /// authenticating with its own credentials. The token, and how many
+    /// seconds it lives when the answer says (`expires_in`).
+    pub(crate) async fn exchange(
+        &self,
+        client: &HttpClient,
+        discovered: &Discovered,
+        subject_token: &str,
+        scopes: &[String],
+        dpop: Option<&Dpop>,
+    ) -> Result<(Token, Option<u64>), String> {
+        let Grant::ClientCredentials(credential) = &self.grant else {
+            return Err(format!(
+                "token exchange needs the client's own credentials (OAuth::client_credentials), not {}",
+                self.name()
+            ));
+        };
+        let server = &discovered.server;
+        self.same_issuer(server, "token exchange")?;
+        let resource = &discovered.resource;
+        let mut fields = vec![
+            ("grant_type", TOKEN_EXCHANGE.to_owned()),
+            ("subject_token", subject_token.to_owned()),
+            ("subject_token_type", ACCESS_TOKEN_TYPE.to_owned()),
+            ("requested_token_type", ACCESS_TOKEN_TYPE.to_owned()),
+            ("resource", resource.clone()),
+            ("audience", resource.clone()),
+        ];
+        if !scopes.is_empty() {
+            fields.push(("scope", scopes.join(" ")));
+        }
+        let make = || authenticate(&self.client_id, Some(credential), &self.issuer, Some(server), fields.clone());
+        let answer = post_token(client, &server.token_endpoint, dpop, make).await?;
+        if !answer.status.is_success() {
+            return Err(format!(
+                "`{}` refused to exchange the caller's token for a token of `{}` (as the client `{}`): {}",
+                escaped(&self.issuer),
+                escaped(resource),
+                escaped(&self.client_id),
+                escaped(&answer.oauth_error())
+            ));
+        }
+        if let Some(kind) = answer.json["issued_token_type"].as_str().filter(|kind| *kind != ACCESS_TOKEN_TYPE) {
+            return Err(format!(
+                "`{}` exchanged the caller's token for a `{}`, not an access token (`{ACCESS_TOKEN_TYPE}`): refused",
+                escaped(&self.issuer),
+                escaped(kind)
+            ));
+        }
+        let token = token_of(&answer, None, dpop.is_some())?;
+        Ok((token, answer.json["expires_in"].as_u64()))
     }
 
     /// The identity assertion grant for the resource `discovered` names,

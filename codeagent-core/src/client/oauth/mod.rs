@@ -48,6 +48,8 @@ pub(crate) struct Config {
     pub(crate) metadata_document: Option<String>,
     /// A grant without a person, instead of the authorization code flow.
     pub(crate) machine: Option<Machine>,
+    /// The scopes asked for, in place of the challenge's or the resource's.
+    pub(crate) scopes: Option<Vec<String>>,
 }
 
 /// A client id (and secret) registered beforehand at one authorization server.
@@ -147,7 +149,27 @@ pub struct OAuth {
     bearers: Arc<Mutex<Bearers>>,
     /// The DPoP key and nonces, when the client uses DPoP (or why it has no key).
     dpop: Option<Arc<Result<Dpop, String>>>,
+    /// The tokens exchanged for callers, when requests made for a caller
+    /// use token exchange ([`token_exchange`](OAuth::token_exchange)).
+    exchange: Option<Arc<Exchanges>>,
 }
+
+/// What token exchange for callers keeps: each server's discovery, and a
+/// token per caller and audience until it expires.
+#[derive(Default)]
+struct Exchanges {
+    discovered: tokio::sync::Mutex<HashMap<String, Discovered>>,
+    tokens: Mutex<HashMap<(String, Audience), Exchanged>>,
+}
+
+/// A token obtained for one caller, and until when it is used.
+struct Exchanged {
+    presented: Presented,
+    until: std::time::Instant,
+}
+
+/// How long before its expiry an exchanged token is no longer used.
+const EXPIRY_MARGIN: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The access tokens in use, read without waiting for a flow.
 #[derive(Default)]
@@ -172,6 +194,8 @@ impl std::fmt::Debug for OAuth {
             .field("registered_issuers", &self.config.registered.iter().map(|known| &known.issuer).collect::<Vec<_>>())
             .field("machine", &self.config.machine)
             .field("dpop", &self.dpop.is_some())
+            .field("token_exchange", &self.exchange.is_some())
+            .field("scopes", &self.config.scopes)
             .field("authorized", &self.access_token().is_some())
             .finish_non_exhaustive()
     }
@@ -206,8 +230,9 @@ impl OAuth {
             registered: Vec::new(),
             metadata_document: None,
             machine: None,
+            scopes: None,
         };
-        OAuth { config: Arc::new(config), state: Arc::default(), bearers: Arc::default(), dpop: None }
+        OAuth { config: Arc::new(config), state: Arc::default(), bearers: Arc::default(), dpop: None, exchange: None }
     }
 
     fn machine(issuer: String, client_id: String, grant: Grant) -> OAuth {
@@ -291,6 +316,124 @@ impl OAuth {
     pub fn dpop(mut self) -> OAuth {
         self.dpop = Some(Arc::new(Dpop::new()));
         self
+    }
+
+    /// Requests made for a caller (a tool, resource or prompt of a server
+    /// [mounted](crate::toolbox::Toolbox::mount) with this client, used by
+    /// a caller whose access token this application's resource server
+    /// verified) carry a token obtained for that caller by RFC 8693 token
+    /// exchange, never the caller's own token: at the authorization server
+    /// the mounted server's discovery names, the caller's access token is
+    /// the `subject_token`, the mounted server's resource is the `resource`
+    /// and the `audience`, and this client authenticates with the
+    /// credentials of [`client_credentials`](OAuth::client_credentials)
+    /// (token exchange needs them, and fails naming them otherwise). The
+    /// token is kept per caller (its [`identity`](crate::toolbox::Caller::identity))
+    /// and server until 30 seconds before its `expires_in` (not kept when
+    /// the answer has none); a `401` for it drops it and exchanges once more.
+    ///
+    /// The client's own requests (the handshake, listings, notifications)
+    /// use the client credentials grant as before: the gateway's own
+    /// identity. A request made for a caller who came without a verified
+    /// token (no resource server, or an identity a middleware set) fails
+    /// instead of falling back to the client's own identity.
+    ///
+    /// ```no_run
+    /// # async fn run(secret: String) -> Result<(), Box<dyn std::error::Error>> {
+    /// use codeagent_core::client::{Client, Credential, OAuth};
+    /// use codeagent_core::toolbox::Toolbox;
+    ///
+    /// let oauth = OAuth::client_credentials("https://auth.example.com", "gateway", Credential::secret(secret))
+    ///     .token_exchange();
+    /// let docs = Client::builder().oauth(oauth).http("https://docs.example.com/mcp").await?;
+    /// let toolbox = Toolbox::new();
+    /// toolbox.mount("docs", docs).await?;
+    /// # Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn token_exchange(mut self) -> OAuth {
+        self.exchange = Some(Arc::default());
+        self
+    }
+
+    /// The scopes to ask for, in place of those the server's challenge or
+    /// resource metadata names (the client credentials grant and the other
+    /// grants without a person), and the scopes of exchanged tokens (none
+    /// unless set: the authorization server decides).
+    #[must_use]
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> OAuth {
+        Arc::make_mut(&mut self.config).scopes = Some(scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Whether requests made for a caller use token exchange.
+    pub(crate) fn exchanges(&self) -> bool {
+        self.exchange.is_some()
+    }
+
+    /// The token for a request to the server at `server_url` made for
+    /// `caller`, by token exchange (see [`token_exchange`](OAuth::token_exchange)):
+    /// the one kept for this caller and server while it lasts, else a new
+    /// one; `fresh` drops the one kept first. Why there is none otherwise.
+    pub(crate) async fn for_caller(
+        &self,
+        client: &HttpClient,
+        server_url: &str,
+        caller: Option<&crate::toolbox::Caller>,
+        fresh: bool,
+    ) -> Result<Presented, String> {
+        let exchanges = self.exchange.as_ref().ok_or("this client does not use token exchange")?;
+        let caller = caller.ok_or(
+            "this request is made for a caller, and there is none: the mounted server is reached only with \
+             tokens exchanged for callers whose access token a resource server verified",
+        )?;
+        let subject_token = caller.admitted_token().ok_or_else(|| {
+            format!(
+                "the caller `{}` came without an access token a resource server verified, so there is none to \
+                 exchange for the mounted server: refused (its own token is never forwarded)",
+                escaped(caller.subject())
+            )
+        })?;
+        let machine = self.config.machine.as_ref().ok_or(
+            "token exchange needs the client's own credentials: build it with OAuth::client_credentials(..).token_exchange()",
+        )?;
+        let discovered = {
+            let mut known = exchanges.discovered.lock().await;
+            match known.get(server_url) {
+                Some(discovered) => discovered.clone(),
+                None => {
+                    let discovered = discovery::discover(client, server_url, &Challenge::default()).await?;
+                    known.insert(server_url.to_owned(), discovered.clone());
+                    discovered
+                }
+            }
+        };
+        let audience = Audience { issuer: discovered.server.issuer.clone(), resource: discovered.resource.clone() };
+        let key = (caller.identity(), audience);
+        {
+            let mut tokens = exchanges.tokens.lock().unwrap_or_else(PoisonError::into_inner);
+            let now = std::time::Instant::now();
+            tokens.retain(|_, kept| kept.until > now);
+            if fresh {
+                tokens.remove(&key);
+            } else if let Some(kept) = tokens.get(&key) {
+                return Ok(kept.presented.clone());
+            }
+        }
+        let dpop = self.dpop_state()?;
+        let scopes = self.config.scopes.clone().unwrap_or_default();
+        let (token, lifetime) = machine.exchange(client, &discovered, subject_token, &scopes, dpop).await?;
+        let presented = Presented { token: token.access, dpop: token.dpop };
+        let kept = lifetime
+            .map(std::time::Duration::from_secs)
+            .and_then(|lifetime| lifetime.checked_sub(EXPIRY_MARGIN))
+            .filter(|left| !left.is_zero());
+        if let Some(left) = kept {
+            let until = std::time::Instant::now() + left;
+            let mut tokens = exchanges.tokens.lock().unwrap_or_else(PoisonError::into_inner);
+            tokens.insert(key, Exchanged { presented: presented.clone(), until });
+        }
+        Ok(presented)
     }
 
     /// The JWK SHA-256 thumbprint (RFC 7638) of this client's DPoP key,
@@ -422,7 +565,10 @@ impl OAuth {
         let before = state.grants.get(&audience).map(|held| held.scopes.as_slice()).unwrap_or_default();
         let dpop = self.dpop_state()?;
         if let Some(machine) = &self.config.machine {
-            let scopes = scopes(challenge, &discovered, before, false);
+            let scopes = match &self.config.scopes {
+                Some(configured) => configured.clone(),
+                None => scopes(challenge, &discovered, before, false),
+            };
             let state = &mut *state;
             let token = machine.token(client, &discovered, &scopes, dpop, &mut state.refused).await?;
             self.keep(state, &audience, token, Some(scopes));

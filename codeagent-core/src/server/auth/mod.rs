@@ -16,7 +16,12 @@
 //! `nbf` with a leeway. For opaque tokens, [`ResourceServer::with_introspection`]
 //! asks the issuer instead (RFC 7662). A tool reads who called it with
 //! [`Context::caller`](crate::toolbox::Context::caller): the token's subject,
-//! scopes and claims. The token itself goes nowhere else.
+//! scopes and claims. The token itself goes nowhere else, with one
+//! exception: the [`Caller`] keeps it in a private field that no tool,
+//! middleware or log can read, for a mounted server reached by RFC 8693
+//! token exchange (`OAuth::token_exchange` of the client),
+//! which exchanges it at the issuer for a token of the mounted server and
+//! never forwards it.
 //!
 //! With [`ResourceServer::with_dpop`] it also accepts DPoP-bound tokens (RFC
 //! 9449): `Authorization: DPoP <token>` with a `DPoP` proof of the key the
@@ -402,7 +407,7 @@ impl ResourceServer {
             Err(reason) => return Err(self.refuse(invalid(&reason)).await),
         };
         match holder.binding() {
-            Ok(None) => Ok(holder.into_caller()),
+            Ok(None) => Ok(holder.into_caller(token)),
             Ok(Some(_)) => {
                 let description = match self.config.dpop {
                     Some(_) => {
@@ -502,7 +507,7 @@ impl ResourceServer {
         };
         let remember = policy.proof_age.saturating_mul(2).saturating_add(Duration::from_secs(5));
         match self.store.set_if_absent(&seen, marker.clone(), remember).await {
-            Ok(value) if value == marker => Ok(holder.into_caller()),
+            Ok(value) if value == marker => Ok(holder.into_caller(token)),
             Ok(_) => {
                 let description = "the DPoP proof was used before (its jti): make a new proof for every request";
                 Err(self.refuse(bad_proof(description)).await)

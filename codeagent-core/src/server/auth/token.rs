@@ -24,9 +24,10 @@ pub(crate) struct Holder {
 }
 
 impl Holder {
-    /// The caller a tool sees: subject, scopes and every claim.
-    pub(crate) fn into_caller(self) -> crate::toolbox::Caller {
-        let caller = crate::toolbox::Caller::new(self.subject).with_scopes(self.scopes);
+    /// The caller a tool sees: subject, scopes and every claim; `token`
+    /// (verified) kept inside it for token exchange alone.
+    pub(crate) fn into_caller(self, token: &str) -> crate::toolbox::Caller {
+        let caller = crate::toolbox::Caller::new(self.subject).with_scopes(self.scopes).with_admitted_token(token);
         self.claims.into_iter().fold(caller, |caller, (name, value)| caller.with_claim(name, value))
     }
 

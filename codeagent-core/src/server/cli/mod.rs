@@ -15,7 +15,7 @@ use crate::provider::{self, NotStrict, Provider, Strictness};
 use crate::toolbox::{InvalidCursor, Page};
 
 const USAGE: &str = "\
-usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] ...] [--skills DIR] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES] [--auth-dpop allowed|required [--auth-dpop-nonces]]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
+usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] [--client-credentials ID[:SECRET_ENV] [--client-key PEM] [--token-exchange] [--issuer URL] [--scope S]] ...] [--skills DIR] [--tool-timeout SECS] [--log-requests] [--http ADDR [--ui] [--allow-unauthenticated] [--store URL] [--auth-issuer URL --auth-resource URL [--auth-scopes SCOPES] [--auth-dpop allowed|required [--auth-dpop-nonces]]] | --list [--protocol VERSION | --format FORMAT [--strict]] | --call NAME [ARGS_JSON]
               | --agent PROMPT --model PROVIDER:MODEL [--stream | --no-stream] | --help]
 
   (no flag)                    serve MCP on stdin/stdout (newline-delimited JSON-RPC)
@@ -60,6 +60,19 @@ usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] ...] [--skills DIR] [
                                HOME, LOGNAME, PATH, SHELL, TERM and USER of this environment
   --env KEY | --env KEY=VALUE  after a --mount of a command: give it KEY of this environment, or
                                KEY=VALUE. Repeatable
+  --client-credentials ID[:SECRET_ENV]
+                               after a --mount of a URL that needs OAuth: reach it with a token of
+                               the client credentials grant, as client ID, its secret read from the
+                               environment variable SECRET_ENV (never from the command line), or
+                               signed with --client-key PEM (private_key_jwt, an ES256 or RS256 key
+                               in a PEM file). --issuer URL: the authorization server the
+                               credentials are for (else the one the server's discovery names).
+                               --scope 'a b': the scopes asked for (else the server's).
+                               --token-exchange: a mounted tool, resource or prompt used by a
+                               caller this server verified (--auth-issuer) is reached with the
+                               caller's token exchanged for one of the mounted server (RFC 8693),
+                               as client ID; other callers are refused. The caller's own token is
+                               never forwarded
   --skills DIR                 before the command: serve the agent skills of DIR (each folder with a
                                SKILL.md) as the skills extension: skill:// resources, skills/list
                                and skills/get with each file's SHA-256 digest and size. DIR is read
@@ -288,6 +301,17 @@ struct MountFlag {
     target: String,
     /// `--env KEY=VALUE` (a value) and `--env KEY` (`None`: this process's own).
     env: Vec<(String, Option<String>)>,
+    /// `--client-credentials ID[:SECRET_ENV]`: the client id, and the
+    /// variable holding its secret.
+    client: Option<(String, Option<String>)>,
+    /// `--client-key PEM_PATH`.
+    client_key: Option<std::path::PathBuf>,
+    /// `--token-exchange`.
+    token_exchange: bool,
+    /// `--issuer URL`.
+    issuer: Option<String>,
+    /// `--scope S` (repeatable, each a space-separated list).
+    scopes: Vec<String>,
 }
 
 /// The `--mount`s of a command line.
@@ -337,7 +361,11 @@ fn split_leading(args: Vec<String>) -> Result<(Leading, Vec<String>), String> {
                     .ok_or_else(|| {
                         format!("--mount `{pair}`: expected NAME=SERVER, such as docs=http://127.0.0.1:9000/mcp")
                     })?;
-                leading.mounts.push(MountFlag { name: name.to_owned(), target: target.to_owned(), env: Vec::new() });
+                leading.mounts.push(MountFlag {
+                    name: name.to_owned(),
+                    target: target.to_owned(),
+                    ..MountFlag::default()
+                });
             }
             Some("--env") => {
                 rest.next();
@@ -354,6 +382,37 @@ fn split_leading(args: Vec<String>) -> Result<(Leading, Vec<String>), String> {
                     return Err(format!("--env `{text}`: expected KEY or KEY=VALUE, such as --env GITHUB_TOKEN"));
                 }
                 mount.env.push((key.to_owned(), value));
+            }
+            Some(flag @ ("--client-credentials" | "--client-key" | "--token-exchange" | "--issuer" | "--scope")) => {
+                let flag = flag.to_owned();
+                rest.next();
+                let mount = leading
+                    .mounts
+                    .last_mut()
+                    .ok_or_else(|| format!("{flag} must follow the --mount NAME=URL whose server it is for"))?;
+                let mut value = |what: &str| rest.next().ok_or_else(|| format!("{flag} needs {what}"));
+                match flag.as_str() {
+                    "--client-credentials" => {
+                        let text = value("ID[:SECRET_ENV], such as gateway:GATEWAY_SECRET")?;
+                        let (id, secret_env) = match text.split_once(':') {
+                            Some((id, variable)) => (id, Some(variable.to_owned())),
+                            None => (text.as_str(), None),
+                        };
+                        if id.is_empty() || secret_env.as_deref().is_some_and(str::is_empty) {
+                            return Err(format!(
+                                "--client-credentials `{text}`: expected ID or ID:SECRET_ENV (the name of the \
+                                 environment variable holding the secret)"
+                            ));
+                        }
+                        mount.client = Some((id.to_owned(), secret_env));
+                    }
+                    "--client-key" => mount.client_key = Some(value("the path of a PEM private key")?.into()),
+                    "--token-exchange" => mount.token_exchange = true,
+                    "--issuer" => mount.issuer = Some(value("the authorization server's issuer URL")?),
+                    _ => {
+                        mount.scopes.extend(value("scopes such as 'notes:read'")?.split_whitespace().map(str::to_owned))
+                    }
+                }
             }
             Some("--tool-timeout") => {
                 rest.next();
@@ -398,12 +457,15 @@ fn with_skills(server: Server, dir: &std::path::Path) -> Result<Server, String> 
 /// and mounts it into the server's toolbox under its name.
 async fn mount(server: &Server, flag: &MountFlag) -> Result<(), String> {
     use crate::client::{Client, Handlers};
-    let MountFlag { name, target, env } = flag;
+    let MountFlag { name, target, env, .. } = flag;
     let remote = target.trim_start().starts_with("http://") || target.trim_start().starts_with("https://");
     if remote && !env.is_empty() {
         return Err("--env gives variables to a command; this server is a URL".into());
     }
     let mut builder = Client::builder().handlers(Handlers::forward());
+    if let Some(oauth) = mount_oauth(flag, remote).await? {
+        builder = builder.oauth(oauth);
+    }
     for (key, value) in env {
         builder = match value {
             Some(value) => builder.env(key, value),
@@ -414,6 +476,71 @@ async fn mount(server: &Server, flag: &MountFlag) -> Result<(), String> {
     let server_name = crate::log_text::escaped(client.server_name());
     tracing::info!("mounted `{server_name}` ({}) as {name}", client.protocol_version());
     server.toolbox().mount(name, client).await.map_err(|error| error.to_string())
+}
+
+/// The OAuth of a mount's `--client-credentials` and the flags with it,
+/// if it has them; what is wrong with them otherwise.
+async fn mount_oauth(flag: &MountFlag, remote: bool) -> Result<Option<crate::client::OAuth>, String> {
+    use crate::client::{ClientKey, Credential, OAuth};
+    let Some((client_id, secret_env)) = &flag.client else {
+        if flag.client_key.is_some() || flag.token_exchange || flag.issuer.is_some() || !flag.scopes.is_empty() {
+            return Err("--client-key, --token-exchange, --issuer and --scope go with --client-credentials \
+                        ID[:SECRET_ENV]"
+                .to_owned());
+        }
+        return Ok(None);
+    };
+    if !remote {
+        return Err("--client-credentials is for a server reached at a URL; this one is a command".to_owned());
+    }
+    let credential = match (secret_env, &flag.client_key) {
+        (Some(_), Some(_)) => {
+            return Err("--client-credentials ID:SECRET_ENV and --client-key are two credentials: give one".to_owned());
+        }
+        (None, None) => {
+            return Err(format!(
+                "--client-credentials {client_id} needs a credential: ID:SECRET_ENV (the environment variable \
+                 holding the secret) or --client-key PEM_PATH"
+            ));
+        }
+        (Some(variable), None) => match std::env::var(variable) {
+            Ok(secret) if !secret.trim().is_empty() => Credential::secret(secret.trim()),
+            _ => {
+                return Err(format!(
+                    "the environment variable `{variable}` (the secret of --client-credentials {client_id}) is not \
+                     set or is empty"
+                ));
+            }
+        },
+        (None, Some(path)) => {
+            let pem =
+                std::fs::read_to_string(path).map_err(|error| format!("--client-key {}: {error}", path.display()))?;
+            let key = ClientKey::from_pem(&pem).map_err(|error| format!("--client-key {}: {error}", path.display()))?;
+            Credential::private_key(key)
+        }
+    };
+    let issuer = match &flag.issuer {
+        Some(issuer) => issuer.clone(),
+        None => {
+            let issuer = OAuth::issuer_of(flag.target.trim()).await.map_err(|error| {
+                format!("finding the issuer of {} (give it with --issuer URL): {error}", flag.target.trim())
+            })?;
+            tracing::info!(
+                "--mount {}: the credentials of {client_id} are for `{}`, the issuer the server names",
+                flag.name,
+                crate::log_text::escaped(&issuer)
+            );
+            issuer
+        }
+    };
+    let mut oauth = OAuth::client_credentials(issuer, client_id.clone(), credential);
+    if !flag.scopes.is_empty() {
+        oauth = oauth.scopes(flag.scopes.clone());
+    }
+    if flag.token_exchange {
+        oauth = oauth.token_exchange();
+    }
+    Ok(Some(oauth))
 }
 
 /// Writes `text` and a newline to standard output; a closed pipe (`--list |
@@ -667,6 +794,70 @@ mod tests {
         assert!(split_leading(args(&["--env", "A=b", "--list"])).unwrap_err().contains("must follow the --mount"));
         assert!(split_leading(args(&["--mount", "a=b", "--env"])).unwrap_err().contains("needs KEY or KEY=VALUE"));
         assert!(split_leading(args(&["--mount", "a=b", "--env", "=x"])).unwrap_err().contains("expected KEY"));
+    }
+
+    #[test]
+    fn client_credentials_follow_their_mount() {
+        let (leading, rest) = split_leading(args(&[
+            "--mount",
+            "docs=http://127.0.0.1:9000/mcp",
+            "--client-credentials",
+            "gateway:GATEWAY_SECRET",
+            "--token-exchange",
+            "--issuer",
+            "https://id.example",
+            "--scope",
+            "notes:read notes:write",
+            "--mount",
+            "keyed=https://k.example/mcp",
+            "--client-credentials",
+            "agent",
+            "--client-key",
+            "key.pem",
+            "--list",
+        ]))
+        .unwrap();
+        assert_eq!(rest, ["--list"]);
+        let docs = &leading.mounts[0];
+        assert_eq!(docs.client, Some(("gateway".to_owned(), Some("GATEWAY_SECRET".to_owned()))));
+        assert!(docs.token_exchange);
+        assert_eq!(docs.issuer.as_deref(), Some("https://id.example"));
+        assert_eq!(docs.scopes, ["notes:read", "notes:write"]);
+        let keyed = &leading.mounts[1];
+        assert_eq!(keyed.client, Some(("agent".to_owned(), None)));
+        assert_eq!(keyed.client_key, Some(std::path::PathBuf::from("key.pem")));
+        assert!(!keyed.token_exchange);
+        let alone = split_leading(args(&["--token-exchange", "--list"])).unwrap_err();
+        assert!(alone.contains("must follow the --mount"), "{alone}");
+        let bad = split_leading(args(&["--mount", "a=http://h/mcp", "--client-credentials", "id:"])).unwrap_err();
+        assert!(bad.contains("expected ID or ID:SECRET_ENV"), "{bad}");
+        let bad = split_leading(args(&["--mount", "a=http://h/mcp", "--issuer"])).unwrap_err();
+        assert!(bad.contains("--issuer needs"), "{bad}");
+    }
+
+    #[tokio::test]
+    async fn client_credentials_of_a_mount_are_checked_before_use() {
+        use super::{MountFlag, mount_oauth};
+        let flag = |client: Option<(&str, Option<&str>)>| MountFlag {
+            name: "docs".into(),
+            target: "http://127.0.0.1:9/mcp".into(),
+            client: client.map(|(id, env)| (id.to_owned(), env.map(str::to_owned))),
+            issuer: Some("http://127.0.0.1:9".into()),
+            ..MountFlag::default()
+        };
+        assert!(mount_oauth(&MountFlag { issuer: None, ..flag(None) }, true).await.unwrap().is_none());
+        let lone = MountFlag { token_exchange: true, ..flag(None) };
+        assert!(mount_oauth(&lone, true).await.unwrap_err().contains("go with --client-credentials"));
+        let none = mount_oauth(&flag(Some(("gw", None))), true).await.unwrap_err();
+        assert!(none.contains("needs a credential"), "{none}");
+        let unset = mount_oauth(&flag(Some(("gw", Some("CODEAGENT_TEST_UNSET_SECRET")))), true).await.unwrap_err();
+        assert!(unset.contains("`CODEAGENT_TEST_UNSET_SECRET`") && unset.contains("not set"), "{unset}");
+        let command = mount_oauth(&flag(Some(("gw", Some("X")))), false).await.unwrap_err();
+        assert!(command.contains("this one is a command"), "{command}");
+        let both = MountFlag { client_key: Some("k.pem".into()), ..flag(Some(("gw", Some("X")))) };
+        assert!(mount_oauth(&both, true).await.unwrap_err().contains("give one"));
+        let missing = MountFlag { client_key: Some("/nonexistent/k.pem".into()), ..flag(Some(("gw", None))) };
+        assert!(mount_oauth(&missing, true).await.unwrap_err().contains("--client-key /nonexistent/k.pem"));
     }
 
     #[test]
