@@ -40,6 +40,10 @@ pub mod guide {
     pub mod tools_and_results {}
     #[doc = include_str!("../docs/guide/resources-and-prompts.md")]
     pub mod resources_and_prompts {}
+    #[doc = include_str!("../docs/guide/macros.md")]
+    pub mod macros {}
+    #[doc = include_str!("../docs/guide/context.md")]
+    pub mod context {}
     #[cfg(feature = "skills")]
     #[doc = include_str!("../docs/guide/skills.md")]
     pub mod skills {}

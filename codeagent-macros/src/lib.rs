@@ -45,28 +45,66 @@ use crate::parse::tool::FreeTool;
 use crate::parse::toolbox::Toolbox;
 use crate::pipeline::{Macro, run};
 
-/// Turns a function into a tool. See the `codeagent` crate.
+/// Turns a function into a tool: a unit struct of the function's name that
+/// implements `Tool` and still calls like the function. Its doc comment is the
+/// description (required: a tool without one does not compile, unless it says
+/// `undocumented`); its parameters are the arguments, except `&Context`,
+/// `Context` and `State<T>`, which are injected by type.
+///
+/// ```ignore
+/// /// Add two integers.
+/// #[tool(read_only)]
+/// fn add(
+///     /// The first addend.
+///     a: i64,
+///     /// The second addend.
+///     b: i64,
+/// ) -> i64 {
+///     a + b
+/// }
+/// ```
+///
+/// Keys (each explained, once, in the guide's chapter
+/// [The macros](../codeagent/guide/macros/index.html#tool), `codeagent::guide::macros`):
+/// `name`, `title`, `description`, `undocumented`, `read_only`, `destructive`,
+/// `idempotent`, `open_world`, `icons`, `meta`, `allow_unknown_arguments`,
+/// `inline`, `ui`, `requires`, `result_budget`, `scopes`, `task`, `crate`.
+/// On a parameter: doc comments, `#[serde(...)]`, `#[schemars(...)]`.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     run::<ToolMacro>(args.into(), input.into()).into()
 }
 
-/// Turns the `#[tool]` methods of an impl block into tools that share `&self`.
-/// See the `codeagent` crate.
+/// Turns the `#[tool]` methods of an impl block into tools that share `&self`
+/// (`Toolbox::tool_set(value)` adds them all). The methods take the keys of
+/// `#[tool]` except `crate`.
+///
+/// Keys ([The macros](../codeagent/guide/macros/index.html#toolbox), `codeagent::guide::macros`): `crate`.
 #[proc_macro_attribute]
 pub fn toolbox(args: TokenStream, input: TokenStream) -> TokenStream {
     run::<ToolboxMacro>(args.into(), input.into()).into()
 }
 
 /// Turns a function into a resource read by URI (fixed, or an RFC 6570
-/// template whose variables are parameters). See the `codeagent` crate.
+/// template whose variables are parameters): a unit struct of the function's
+/// name. A parameter named like a template variable is parsed from it with
+/// `FromStr`; `&Context`, `Context`, `State<T>` and `ResourceRead` are injected.
+///
+/// Keys ([The macros](../codeagent/guide/macros/index.html#resource), `codeagent::guide::macros`): `uri`
+/// (required), `name`, `title`, `description`, `mime_type`, `size`, `icons`,
+/// `scopes`, `crate`.
 #[proc_macro_attribute]
 pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
     run::<ResourceMacro>(args.into(), input.into()).into()
 }
 
-/// Turns a function into a prompt whose arguments are its `String` and
-/// `Option<String>` parameters. See the `codeagent` crate.
+/// Turns a function into a prompt whose arguments are its `String` (required)
+/// and `Option<String>` (optional) parameters: a unit struct of the function's
+/// name. `&Context`, `Context` and `State<T>` are injected; `#[complete(path)]`
+/// on an argument completes it.
+///
+/// Keys ([The macros](../codeagent/guide/macros/index.html#prompt), `codeagent::guide::macros`): `name`,
+/// `title`, `description`, `icons`, `scopes`, `crate`.
 #[proc_macro_attribute]
 pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
     run::<PromptMacro>(args.into(), input.into()).into()
@@ -186,5 +224,30 @@ impl Macro for PromptMacro {
 
     fn fallback(item: syn::ItemFn, krate: Option<&syn::Path>, error: syn::Error) -> Tokens {
         fallback::prompt(item, krate, error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::item_args::{PROMPT_KEYS, RESOURCE_KEYS};
+    use crate::parse::tool_args::TOOL_KEYS;
+
+    /// Every key each macro accepts is in its rustdoc above and in the
+    /// guide's chapter, so neither list falls behind the parser.
+    #[test]
+    fn every_key_is_documented() {
+        let rustdoc = include_str!("lib.rs");
+        let guide = include_str!("../../docs/guide/macros.md");
+        for (section, keys) in
+            [("tool", &TOOL_KEYS[..]), ("resource", &RESOURCE_KEYS[..]), ("prompt", &PROMPT_KEYS[..])]
+        {
+            let (_, after) = guide.split_once(&format!("## `#[{section}]`")).unwrap();
+            let chapter = after.split("\n## ").next().unwrap();
+            for key in keys {
+                let quoted = format!("`{key}");
+                assert!(chapter.contains(&quoted), "the guide's #[{section}] table lacks `{key}`");
+                assert!(rustdoc.contains(&format!("`{key}`")), "the rustdoc of #[{section}] lacks `{key}`");
+            }
+        }
     }
 }

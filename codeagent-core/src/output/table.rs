@@ -173,6 +173,61 @@ impl Table {
         Ok(table)
     }
 
+    /// A table from rows known only at run time (a SQL query's result): the
+    /// column names, then each row's cells in the columns' order. The columns'
+    /// types are inferred from the cells.
+    ///
+    /// Fails when a name is taken twice, when a row has more or fewer cells
+    /// than there are columns, or when a cell holds a non-finite number.
+    ///
+    /// ```
+    /// use codeagent_core::Table;
+    /// use serde_json::{Value, json};
+    ///
+    /// let names = ["id", "customer"];
+    /// let rows: Vec<Vec<Value>> = vec![vec![json!(1), json!("Ada")], vec![json!(2), Value::Null]];
+    /// let table = Table::from_cells(names, rows).unwrap();
+    /// assert_eq!(table.row_count(), 2);
+    /// assert!(Table::from_cells(["id"], [vec![1, 2]]).is_err());
+    /// ```
+    pub fn from_cells<N, R, V>(
+        names: impl IntoIterator<Item = N>,
+        rows: impl IntoIterator<Item = R>,
+    ) -> Result<Table, ToolError>
+    where
+        N: Into<String>,
+        R: IntoIterator<Item = V>,
+        V: Serialize,
+    {
+        let mut table = Table::new();
+        for name in names {
+            let name = name.into();
+            if table.columns.iter().any(|column| column.name == name) {
+                return Err(ToolError::new(format!("the table already has a column named `{name}`")));
+            }
+            table.columns.push(Column { name, ty: ColumnType::Null });
+        }
+        let width = table.columns.len();
+        let mut cells = Vec::new();
+        for (index, row) in rows.into_iter().enumerate() {
+            let row = row
+                .into_iter()
+                .enumerate()
+                .map(|(column, value)| to_json(&value, &format!("row {index}, column {column}")))
+                .collect::<Result<Vec<_>, _>>()?;
+            if row.len() != width {
+                return Err(ToolError::new(format!(
+                    "row {index} has {} cells but the table has {width} columns",
+                    row.len()
+                )));
+            }
+            cells.push(row);
+        }
+        table.rows = Rows::Cells(cells);
+        table.infer_types();
+        Ok(table)
+    }
+
     /// Adds a column. Fails when the name is taken, when the column's length
     /// differs from the others', or when a value holds a non-finite number.
     pub fn with_column<V: Serialize>(

@@ -2,13 +2,14 @@
 //! template variables parsed into the parameters' types, the injected
 //! parameters, and the lowering of the return value.
 
+use std::any::type_name;
 use std::fmt::Display;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
 use super::check::Checked;
 use crate::mcp::ResourceContents;
-use crate::toolbox::{Context, IntoContents, ResourceError, ResourceRead, ResourceSpec};
+use crate::toolbox::{Context, IntoContents, ResourceError, ResourceRead, ResourceSpec, State};
 use crate::uri_template::UriTemplate;
 
 /// The spec of the resource at `uri`: a fixed URI when it has no expression,
@@ -116,36 +117,53 @@ impl<T> RequiredVariable<T> for Variable<T> {
 /// server provides it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a resource parameter",
-    label = "not a template variable of the URI, and not injected (`&Context`, `ResourceRead`)",
-    note = "name the parameter like a variable of the `uri` template, or take `&Context` or `ResourceRead`"
+    label = "not a template variable of the URI, and not injected (`&Context`, `State<T>`, `ResourceRead`)",
+    note = "name the parameter like a variable of the `uri` template, or take `&Context`, `State<T>` or `ResourceRead`"
 )]
 pub trait Injectable {}
 
 impl Injectable for &Context {}
 impl Injectable for Context {}
 impl Injectable for ResourceRead {}
+impl<S: Send + Sync + 'static> Injectable for State<S> {}
 
 /// An injected parameter: its value for one read.
 pub trait ResourceParam<'a>: Sized {
     /// The value for `read`.
-    fn resolve(read: &'a ResourceRead) -> Self;
+    ///
+    /// # Errors
+    ///
+    /// When the toolbox has no value to inject (a `State<T>` it was not given).
+    fn resolve(read: &'a ResourceRead) -> Result<Self, ResourceError>;
 }
 
 impl<'a> ResourceParam<'a> for &'a Context {
-    fn resolve(read: &'a ResourceRead) -> Self {
-        read.context()
+    fn resolve(read: &'a ResourceRead) -> Result<Self, ResourceError> {
+        Ok(read.context())
     }
 }
 
 impl ResourceParam<'_> for Context {
-    fn resolve(read: &ResourceRead) -> Self {
-        read.context().clone()
+    fn resolve(read: &ResourceRead) -> Result<Self, ResourceError> {
+        Ok(read.context().clone())
     }
 }
 
 impl ResourceParam<'_> for ResourceRead {
-    fn resolve(read: &ResourceRead) -> Self {
-        ResourceRead::new(read.uri().to_owned(), read.variables().clone(), read.context().clone())
+    fn resolve(read: &ResourceRead) -> Result<Self, ResourceError> {
+        Ok(read.duplicate())
+    }
+}
+
+impl<S: Send + Sync + 'static> ResourceParam<'_> for State<S> {
+    fn resolve(read: &ResourceRead) -> Result<Self, ResourceError> {
+        read.state::<S>().ok_or_else(|| {
+            ResourceError::failed(format!(
+                "this resource needs shared state of type `{}`, but the toolbox has none; add it with \
+                 `Toolbox::with_state`",
+                type_name::<S>()
+            ))
+        })
     }
 }
 
@@ -167,13 +185,17 @@ pub trait CheckedResourceParam<'a> {
     type Param;
 
     /// See [`ResourceParam::resolve`].
-    fn resolve(read: &'a ResourceRead) -> Self::Param;
+    ///
+    /// # Errors
+    ///
+    /// See [`ResourceParam::resolve`].
+    fn resolve(read: &'a ResourceRead) -> Result<Self::Param, ResourceError>;
 }
 
 impl<'a, T: ResourceParam<'a>, const OK: bool> CheckedResourceParam<'a> for Checked<T, OK> {
     type Param = T;
 
-    fn resolve(read: &'a ResourceRead) -> T {
+    fn resolve(read: &'a ResourceRead) -> Result<T, ResourceError> {
         T::resolve(read)
     }
 }

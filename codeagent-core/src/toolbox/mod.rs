@@ -229,8 +229,9 @@ impl Toolbox {
         self
     }
 
-    /// Makes `state` available to this toolbox's tools that take a
-    /// [`State<S>`] parameter (one value per type; a second replaces the first).
+    /// Makes `state` available to this toolbox's tools, resources and prompts
+    /// that take a [`State<S>`] parameter (one value per type; a second
+    /// replaces the first).
     #[must_use]
     pub fn with_state<S: Send + Sync + 'static>(mut self, state: S) -> Self {
         Arc::make_mut(&mut self.config.state).insert(state);

@@ -151,7 +151,7 @@ impl<S: fmt::Debug> fmt::Debug for State<S> {
 }
 
 /// Shared state by type.
-#[derive(Clone, Default)]
+#[derive(Clone, Default, Debug)]
 pub(crate) struct StateMap {
     values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
 }

@@ -87,9 +87,10 @@ impl<'a> Prompts<'a> {
         let prompts = self.toolbox.registry.prompts.snapshot();
         let prompt = prompts.find(name).ok_or_else(|| PromptError::UnknownPrompt(name.to_owned()))?;
         let checked = prompt.spec().check_arguments(arguments)?;
-        Ok(Box::pin(CatchPanic::new(prompt.get(PromptGet::new(checked, context)), |message| {
-            Err(PromptError::failed(format!("The prompt failed unexpectedly (it panicked: {message})")))
-        })))
+        Ok(Box::pin(CatchPanic::new(
+            prompt.get(PromptGet::new(checked, context, Arc::clone(&self.toolbox.config.state))),
+            |message| Err(PromptError::failed(format!("The prompt failed unexpectedly (it panicked: {message})"))),
+        )))
     }
 
     /// The OAuth scopes a get of prompt `name` needs (none for an unknown prompt).

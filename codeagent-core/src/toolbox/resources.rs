@@ -77,7 +77,7 @@ impl<'a> Resources<'a> {
     pub fn start(self, uri: &str, context: Context) -> Result<ResourceFuture, ResourceError> {
         let resources = self.toolbox.registry.resources.snapshot();
         let (resource, variables) = locate(&resources, uri).ok_or_else(|| ResourceError::NotFound(uri.to_owned()))?;
-        let read = ResourceRead::new(uri.to_owned(), variables, context);
+        let read = ResourceRead::new(uri.to_owned(), variables, context, Arc::clone(&self.toolbox.config.state));
         Ok(Box::pin(CatchPanic::new(resource.read(read), |message| {
             Err(ResourceError::failed(format!("The resource failed unexpectedly (it panicked: {message})")))
         })))

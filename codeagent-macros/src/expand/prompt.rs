@@ -60,7 +60,7 @@ pub(crate) fn expand_prompt(prompt: &PromptFn<'_>) -> TokenStream {
             let spec = <#checked as #p::CheckedPromptParam<'_>>::add_to(spec, #argument, #argument_description, #completer);
         });
         resolved.push(quote! {
-            let #binding = <#checked as #p::CheckedPromptParam<'_>>::resolve(get, #argument);
+            let #binding = <#checked as #p::CheckedPromptParam<'_>>::resolve(get, #argument)?;
         });
         bindings.push(binding);
     }

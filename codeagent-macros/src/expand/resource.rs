@@ -62,7 +62,7 @@ pub(crate) fn expand_resource(resource: &ResourceFn<'_>) -> TokenStream {
                 const #check: bool = #here::injectable::<#ty>();
             });
             resolved.push(quote! {
-                let #binding = <#p::check::Checked<#ty, { #check }> as #p::CheckedResourceParam<'_>>::resolve(read);
+                let #binding = <#p::check::Checked<#ty, { #check }> as #p::CheckedResourceParam<'_>>::resolve(read)?;
             });
         }
         bindings.push(binding);

@@ -13,10 +13,11 @@ use super::keys::{
 use crate::errors::Errors;
 
 /// The keys `#[tool(...)]` accepts (`blocking` is refused with its own hint).
-pub(crate) const TOOL_KEYS: [&str; 17] = [
+pub(crate) const TOOL_KEYS: [&str; 18] = [
     "name",
     "title",
     "description",
+    "undocumented",
     "read_only",
     "destructive",
     "idempotent",
@@ -45,6 +46,8 @@ pub(crate) struct ToolAttrs {
     pub(crate) title: Option<String>,
     /// `description = "..."`: instead of the doc comment.
     pub(crate) description: Option<String>,
+    /// `undocumented`: the tool may have no description (else it is an error).
+    pub(crate) undocumented: bool,
     /// `read_only`: the annotation hint.
     pub(crate) read_only: Option<bool>,
     /// `destructive`: the annotation hint.
@@ -119,6 +122,7 @@ impl ToolAttrs {
             "name" => self.name = Some(located_string(meta)?),
             "title" => self.title = Some(string_value(meta)?.value()),
             "description" => self.description = Some(string_value(meta)?.value()),
+            "undocumented" => self.undocumented = flag(meta)?,
             "read_only" => self.read_only = Some(flag(meta)?),
             "destructive" => self.destructive = Some(flag(meta)?),
             "idempotent" => self.idempotent = Some(flag(meta)?),

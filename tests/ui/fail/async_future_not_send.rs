@@ -4,6 +4,7 @@ use codeagent::prelude::*;
 
 async fn tick() {}
 
+/// A tool of this test.
 #[tool]
 async fn count() -> usize {
     let shared = Rc::new(1);

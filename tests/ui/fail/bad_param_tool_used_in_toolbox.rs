@@ -7,6 +7,7 @@ struct Point {
     y: f64,
 }
 
+/// A tool of this test.
 #[tool]
 fn norm(point: Point) -> f64 {
     point.x.hypot(point.y)

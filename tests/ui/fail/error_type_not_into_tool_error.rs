@@ -2,6 +2,7 @@ use codeagent::prelude::*;
 
 struct Oops;
 
+/// A tool of this test.
 #[tool]
 fn risky() -> Result<String, Oops> {
     Err(Oops)

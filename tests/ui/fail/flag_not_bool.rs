@@ -1,5 +1,6 @@
 use codeagent::prelude::*;
 
+/// A tool of this test.
 #[tool(read_only = "yes")]
 fn add(a: i64, b: i64) -> i64 {
     a + b

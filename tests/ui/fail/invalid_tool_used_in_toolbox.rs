@@ -2,6 +2,7 @@
 // is the one in the attribute, not a cascade at every place that uses it.
 use codeagent::prelude::*;
 
+/// A tool of this test.
 #[tool(name = "add numbers")]
 fn add(a: i64, b: i64) -> i64 {
     a + b

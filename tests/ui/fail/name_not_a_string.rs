@@ -1,5 +1,6 @@
 use codeagent::prelude::*;
 
+/// A tool of this test.
 #[tool(name = add)]
 fn add(a: i64, b: i64) -> i64 {
     a + b

@@ -1,5 +1,6 @@
 use codeagent::prelude::*;
 
+/// A tool of this test.
 #[tool]
 fn log(message: String, ctx: &mut Context) {
     ctx.info(message);

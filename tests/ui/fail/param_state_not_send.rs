@@ -6,6 +6,7 @@ struct Hits {
     count: Cell<u64>,
 }
 
+/// A tool of this test.
 #[tool]
 fn hit(hits: State<Hits>) -> u64 {
     hits.count.get()

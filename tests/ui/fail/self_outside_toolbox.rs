@@ -3,6 +3,7 @@ use codeagent::prelude::*;
 struct Counter;
 
 impl Counter {
+    /// A tool of this test.
     #[tool]
     fn count(&self) -> u64 {
         0

@@ -8,6 +8,7 @@ async fn tick() {}
 
 #[toolbox]
 impl Counter {
+    /// A tool of this test.
     #[tool]
     async fn count(&self) -> usize {
         let shared = Rc::new(1);

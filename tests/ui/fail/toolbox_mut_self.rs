@@ -6,6 +6,7 @@ struct Counter {
 
 #[toolbox]
 impl Counter {
+    /// A tool of this test.
     #[tool]
     fn hit(&mut self) -> u64 {
         self.hits += 1;

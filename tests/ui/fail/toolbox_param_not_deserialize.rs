@@ -9,6 +9,7 @@ struct Point {
 
 #[toolbox]
 impl Calculator {
+    /// A tool of this test.
     #[tool]
     fn norm(&self, point: Point) -> f64 {
         point.x.hypot(point.y)

@@ -6,6 +6,7 @@ struct Report;
 
 #[toolbox]
 impl Calculator {
+    /// A tool of this test.
     #[tool]
     fn report(&self) -> Report {
         Report

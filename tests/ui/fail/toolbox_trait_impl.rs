@@ -8,6 +8,7 @@ trait Adds {
 
 #[toolbox]
 impl Adds for Calculator {
+    /// A tool of this test.
     #[tool]
     fn add(&self, a: i64, b: i64) -> i64 {
         a + b

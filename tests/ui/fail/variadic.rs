@@ -1,5 +1,6 @@
 use codeagent::prelude::*;
 
+/// A tool of this test.
 #[tool]
 fn sum(count: i32, rest: ...) -> i32 {
     count

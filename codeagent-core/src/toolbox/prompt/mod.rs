@@ -23,12 +23,14 @@ mod spec;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 pub use function::FnPrompt;
 pub use messages::{IntoMessages, PromptMessage};
 pub use spec::{PromptArgument, PromptSpec};
 
 use super::Context;
+use super::param::{State, StateMap};
 
 /// The future a prompt returns.
 pub type PromptFuture = Pin<Box<dyn Future<Output = Result<Vec<PromptMessage>, PromptError>> + Send + 'static>>;
@@ -43,16 +45,24 @@ pub trait Prompt: Send + Sync + 'static {
     fn get(&self, get: PromptGet) -> PromptFuture;
 }
 
-/// One `prompts/get`: the arguments given and the request's context.
+/// One `prompts/get`: the arguments given, the request's context and the
+/// toolbox's shared state.
 #[derive(Debug)]
 pub struct PromptGet {
     arguments: BTreeMap<String, String>,
     context: Context,
+    state: Arc<StateMap>,
 }
 
 impl PromptGet {
-    pub(crate) fn new(arguments: BTreeMap<String, String>, context: Context) -> Self {
-        PromptGet { arguments, context }
+    pub(crate) fn new(arguments: BTreeMap<String, String>, context: Context, state: Arc<StateMap>) -> Self {
+        PromptGet { arguments, context, state }
+    }
+
+    /// The shared state of type `S` given to
+    /// [`Toolbox::with_state`](crate::toolbox::Toolbox::with_state), when there is one.
+    pub fn state<S: Send + Sync + 'static>(&self) -> Option<State<S>> {
+        self.state.get::<S>().map(State)
     }
 
     /// The value of argument `name`, when given.

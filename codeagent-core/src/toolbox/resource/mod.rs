@@ -27,12 +27,14 @@ mod spec;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 pub use contents::{Blob, IntoContents};
 pub use function::FnResource;
 pub use spec::{InvalidResource, ResourceSpec};
 
 use super::Context;
+use super::param::{State, StateMap};
 use crate::mcp::ResourceContents;
 
 /// The future a resource read returns.
@@ -48,17 +50,39 @@ pub trait Resource: Send + Sync + 'static {
 }
 
 /// One read of a resource: the URI asked for, the template variables matched
-/// from it, and the request's context.
+/// from it, the request's context and the toolbox's shared state.
 #[derive(Debug)]
 pub struct ResourceRead {
     uri: String,
     variables: BTreeMap<String, String>,
     context: Context,
+    state: Arc<StateMap>,
 }
 
 impl ResourceRead {
-    pub(crate) fn new(uri: String, variables: BTreeMap<String, String>, context: Context) -> Self {
-        ResourceRead { uri, variables, context }
+    pub(crate) fn new(
+        uri: String,
+        variables: BTreeMap<String, String>,
+        context: Context,
+        state: Arc<StateMap>,
+    ) -> Self {
+        ResourceRead { uri, variables, context, state }
+    }
+
+    /// The shared state of type `S` given to
+    /// [`Toolbox::with_state`](crate::toolbox::Toolbox::with_state), when there is one.
+    pub fn state<S: Send + Sync + 'static>(&self) -> Option<State<S>> {
+        self.state.get::<S>().map(State)
+    }
+
+    /// A copy of this read (the URI, variables, context and state).
+    pub(crate) fn duplicate(&self) -> Self {
+        ResourceRead {
+            uri: self.uri.clone(),
+            variables: self.variables.clone(),
+            context: self.context.clone(),
+            state: Arc::clone(&self.state),
+        }
     }
 
     /// The URI the client read.
