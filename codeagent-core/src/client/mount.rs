@@ -6,12 +6,16 @@
 //! Names: the tool or prompt `name` of the server mounted as `docs` is
 //! `docs_name`; its resource `file:///a` is `docs+file:///a` (the prefix
 //! joins the URI's scheme, so the URI stays a URI and maps back exactly).
+//! A server mounted with [`Toolbox::mount_removable`] and no prefix keeps its
+//! names, and its [`Mount`] takes everything it mounted out again.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::task::JoinHandle;
 
 use super::{Client, ClientError, Listen, ServerEvent};
 use crate::log_text::escaped;
@@ -49,7 +53,12 @@ pub enum MountError {
 
 /// One mounted server.
 struct Mounted {
+    /// The prefix, or a label for messages when `renamed` is false.
     prefix: String,
+    /// Whether names and URIs carry the prefix.
+    renamed: bool,
+    /// Set by [`Mount::unmount`]: no listing is mounted any more.
+    gone: AtomicBool,
     client: Client,
     toolbox: Toolbox,
     tools: Mutex<BTreeSet<String>>,
@@ -86,13 +95,47 @@ impl Toolbox {
     /// # Ok(()) }
     /// ```
     pub async fn mount(&self, prefix: &str, client: Client) -> Result<(), MountError> {
-        let valid = prefix.chars().next().is_some_and(|first| first.is_ascii_alphabetic())
-            && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-        if !valid {
-            return Err(MountError::Prefix(prefix.to_owned()));
+        // Dropping the handle leaves the server mounted.
+        self.mount_removable(Some(prefix), client).await.map(drop)
+    }
+
+    /// Like [`mount`](Toolbox::mount), with `prefix` optional, and gives the
+    /// [`Mount`] that can take the server's tools, resources and prompts out
+    /// of this toolbox again ([`Mount::unmount`]). Without a prefix the
+    /// server's names and URIs are served unchanged, so the toolbox offers
+    /// the server as it is: a gateway that stays up while the server behind
+    /// it is replaced (`cargo codeagent dev`). Dropping the `Mount` leaves
+    /// the server mounted.
+    ///
+    /// When a name is already taken (or a listing fails), nothing of the
+    /// server stays mounted.
+    ///
+    /// ```no_run
+    /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+    /// use codeagent_core::client::Client;
+    /// use codeagent_core::toolbox::Toolbox;
+    ///
+    /// let toolbox = Toolbox::new();
+    /// let first = toolbox.mount_removable(None, Client::builder().connect("./server").await?).await?;
+    /// // Later: the same server, rebuilt. The toolbox's clients see one
+    /// // `list_changed` per list and keep their connection.
+    /// let next = Client::builder().connect("./server").await?;
+    /// first.unmount();
+    /// let _second = toolbox.mount_removable(None, next).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn mount_removable(&self, prefix: Option<&str>, client: Client) -> Result<Mount, MountError> {
+        if let Some(prefix) = prefix {
+            let valid = prefix.chars().next().is_some_and(|first| first.is_ascii_alphabetic())
+                && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+            if !valid {
+                return Err(MountError::Prefix(prefix.to_owned()));
+            }
         }
         let mounted = Arc::new(Mounted {
-            prefix: prefix.to_owned(),
+            prefix: prefix.unwrap_or("(unprefixed)").to_owned(),
+            renamed: prefix.is_some(),
+            gone: AtomicBool::new(false),
             client,
             toolbox: self.clone(),
             tools: Mutex::new(BTreeSet::new()),
@@ -104,22 +147,83 @@ impl Toolbox {
         let listening = match mounted.client.listen(Listen::lists()).await {
             Ok(listening) => Some(listening),
             Err(error) => {
-                tracing::debug!("`{prefix}` offers no change notifications: {}", escaped(&error.to_string()));
+                tracing::debug!("`{}` offers no change notifications: {}", mounted.prefix, escaped(&error.to_string()));
                 None
             }
         };
-        mounted.sync_tools(true).await?;
-        mounted.sync_resources(true).await?;
-        mounted.sync_prompts(true).await?;
-        tokio::spawn(async move {
+        let first = async {
+            mounted.sync_tools(true).await?;
+            mounted.sync_resources(true).await?;
+            mounted.sync_prompts(true).await
+        };
+        if let Err(error) = first.await {
+            mounted.take_out();
+            return Err(error);
+        }
+        let following = Arc::clone(&mounted);
+        let follower = tokio::spawn(async move {
             let _listening = listening;
-            mounted.follow(events).await;
+            following.follow(events).await;
         });
-        Ok(())
+        Ok(Mount { mounted, follower })
+    }
+}
+
+/// A server mounted with [`Toolbox::mount_removable`].
+///
+/// Dropping it leaves the server mounted; [`unmount`](Mount::unmount) takes
+/// it out.
+#[must_use = "dropping a Mount leaves the server mounted; keep it to unmount the server"]
+pub struct Mount {
+    mounted: Arc<Mounted>,
+    follower: JoinHandle<()>,
+}
+
+impl std::fmt::Debug for Mount {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Mount").field("prefix", &self.mounted.prefix).finish_non_exhaustive()
+    }
+}
+
+impl Mount {
+    /// The client of the mounted server.
+    pub fn client(&self) -> &Client {
+        &self.mounted.client
+    }
+
+    /// Takes the server's tools, resources and prompts out of the toolbox
+    /// (its clients are told each list changed, as for any removal) and
+    /// stops following the server's changes. The client is not closed: it
+    /// closes when its last clone is dropped.
+    pub fn unmount(self) {
+        self.follower.abort();
+        self.mounted.take_out();
     }
 }
 
 impl Mounted {
+    /// Removes everything mounted, for good.
+    fn take_out(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+        let tools = self.toolbox.tools();
+        for name in std::mem::take(&mut *lock(&self.tools)) {
+            tools.remove(&name);
+        }
+        let resources = self.toolbox.resources();
+        for address in std::mem::take(&mut *lock(&self.resources)) {
+            resources.remove(&address);
+        }
+        let prompts = self.toolbox.prompts();
+        for name in std::mem::take(&mut *lock(&self.prompts)) {
+            prompts.remove(&name);
+        }
+    }
+
+    /// The local name of the server's tool or prompt `remote`.
+    fn name(&self, remote: &str) -> String {
+        if self.renamed { format!("{}_{remote}", self.prefix) } else { remote.to_owned() }
+    }
+
     fn failed(&self, source: ClientError) -> MountError {
         MountError::Client { prefix: self.prefix.clone(), source }
     }
@@ -129,10 +233,13 @@ impl Mounted {
     }
 
     fn uri(&self, remote: &str) -> String {
-        format!("{}+{remote}", self.prefix)
+        if self.renamed { format!("{}+{remote}", self.prefix) } else { remote.to_owned() }
     }
 
     fn remote_uri<'a>(&self, local: &'a str) -> Option<&'a str> {
+        if !self.renamed {
+            return Some(local);
+        }
         local.strip_prefix(&self.prefix)?.strip_prefix('+')
     }
 
@@ -174,10 +281,13 @@ impl Mounted {
         let listed = self.client.list_tools().await.map_err(|error| self.failed(error))?;
         let tools = self.toolbox.tools();
         let mut mounted = lock(&self.tools);
+        if self.gone.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         let mut now = BTreeSet::new();
         for definition in listed {
             let remote = definition.name.clone();
-            let local = local_definition(&self.prefix, definition);
+            let local = local_definition(&self.name(&remote), definition);
             let name = local.name.clone();
             now.insert(name.clone());
             if mounted.contains(&name) && tools.definition(&name).as_ref() == Some(&local) {
@@ -190,6 +300,10 @@ impl Mounted {
             match tools.try_add_shared(Arc::new(tool)) {
                 Ok(()) => {}
                 Err(_) if first => {
+                    // Nothing of the server stays: the tools added so far go.
+                    for added in now.iter().filter(|added| **added != name) {
+                        tools.remove(added);
+                    }
                     return Err(MountError::Taken { prefix: self.prefix.clone(), what: format!("the tool `{name}`") });
                 }
                 Err(error) => {
@@ -219,6 +333,9 @@ impl Mounted {
         let templates = self.client.list_resource_templates().await.unwrap_or_default();
         let resources = self.toolbox.resources();
         let mut mounted = lock(&self.resources);
+        if self.gone.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         for gone in mounted.iter() {
             resources.remove(gone);
         }
@@ -290,13 +407,16 @@ impl Mounted {
         let listed = self.client.list_prompts().await.map_err(|error| self.failed(error))?;
         let prompts = self.toolbox.prompts();
         let mut mounted = lock(&self.prompts);
+        if self.gone.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         for gone in mounted.iter() {
             prompts.remove(gone);
         }
         mounted.clear();
         for entry in listed {
             let Some(remote) = entry.get("name").and_then(Value::as_str).map(str::to_owned) else { continue };
-            let name = format!("{}_{remote}", self.prefix);
+            let name = self.name(&remote);
             let mut spec = PromptSpec::new(&name);
             if let Some(title) = entry.get("title").and_then(Value::as_str) {
                 spec = spec.with_title(title);
@@ -374,9 +494,9 @@ fn describe_resource(mut spec: ResourceSpec, entry: &Value) -> ResourceSpec {
     spec
 }
 
-/// The server's tool definition as mounted: renamed, without its MCP Apps view.
-fn local_definition(prefix: &str, mut definition: ToolDefinition) -> ToolDefinition {
-    definition.name = format!("{prefix}_{}", definition.name);
+/// The server's tool definition as mounted: named `name`, without its MCP Apps view.
+fn local_definition(name: &str, mut definition: ToolDefinition) -> ToolDefinition {
+    definition.name = name.to_owned();
     if let Some(meta) = &mut definition.meta {
         meta.remove(UI_META_KEY);
         if meta.is_empty() {
