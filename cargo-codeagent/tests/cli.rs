@@ -52,9 +52,14 @@ fn gallery() -> PathBuf {
 
 #[test]
 fn every_subcommand_has_help() {
-    for subcommand in
-        [&["--help"][..], &["new", "--help"], &["inspect", "--help"], &["install", "--help"], &["bundle", "--help"]]
-    {
+    for subcommand in [
+        &["--help"][..],
+        &["new", "--help"],
+        &["dev", "--help"],
+        &["inspect", "--help"],
+        &["install", "--help"],
+        &["bundle", "--help"],
+    ] {
         let output = run(codeagent(subcommand));
         assert!(output.status.success(), "{subcommand:?}");
         assert!(text(&output.stdout).contains("Usage: cargo codeagent"), "{subcommand:?}");
