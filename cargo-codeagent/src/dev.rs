@@ -3,11 +3,12 @@
 //!
 //! The gateway is a codeagent [`Server`] over a [`Toolbox`] into which the
 //! server is mounted without a prefix ([`Toolbox::mount_removable`]). When a
-//! change builds, the new server is started and connected first; then the
-//! old one is unmounted and the new one mounted, which is a change of the
-//! toolbox's lists that the gateway announces to its client
+//! change builds, the new server is started, connected and listed first;
+//! then it takes the old one's place in one step ([`Mount::replace`]): a
+//! change of the toolbox's lists that the gateway announces to its client
 //! (`notifications/tools/list_changed`, and resources and prompts likewise),
-//! and the old server is closed. A build that fails changes nothing: the last
+//! so the client never sees an empty list. The old server is closed 30
+//! seconds later, once its calls in flight are answered. A build that fails changes nothing: the last
 //! good server keeps answering, and the compiler's errors go to stderr and,
 //! as a `notifications/message` log at level `error`, to the client.
 
@@ -200,25 +201,23 @@ async fn start_beside(
             Err(failure) => (None, Some(failure)),
         };
     };
-    let (old_client, old_binary) = (old.mount.client().clone(), old.binary);
-    // The same names: the old server goes out, and the new one in at once.
-    old.mount.unmount();
-    match mount(toolbox, binary, client).await {
-        Ok(running) => {
+    let Running { mut mount, binary: old_binary } = old;
+    // Its lists read first, the new server takes the old one's place at once.
+    match mount.replace(client.clone()).await {
+        Ok(old_client) => {
             // Calls in flight on the old server get a moment to be answered.
             tokio::spawn(async move {
                 tokio::time::sleep(RETIRE_GRACE).await;
                 old_client.close();
                 let _ = tokio::fs::remove_file(&old_binary).await;
             });
-            (Some(running), None)
+            (Some(Running { mount, binary }), None)
         }
-        Err(failure) => match mount(toolbox, old_binary, old_client).await {
-            Ok(kept) => (Some(kept), Some(failure)),
-            Err(again) => {
-                (None, Some(format!("{failure}\nand the last good server could not be mounted again: {again}")))
-            }
-        },
+        Err(error) => {
+            client.close();
+            let _ = std::fs::remove_file(&binary);
+            (Some(Running { mount, binary: old_binary }), Some(format!("the new server could not be served: {error}")))
+        }
     }
 }
 

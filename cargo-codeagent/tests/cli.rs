@@ -361,8 +361,8 @@ async fn event_where<T>(
     }
 }
 
-/// `greet`'s text, asked again until it is `expected` (the swap behind the
-/// gateway is a moment without the tool), within `seconds`.
+/// `greet`'s text, asked again until it is `expected` (list_changed may
+/// come from an earlier swap than the one awaited), within `seconds`.
 async fn greets(client: &codeagent::client::Client, expected: &str, seconds: u64) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
     loop {
@@ -445,6 +445,7 @@ async fn dev_reloads_the_server_behind_a_connected_client() {
         .await;
         let names: Vec<String> = client.list_tools().await.unwrap().into_iter().map(|tool| tool.name).collect();
         eprintln!("tools: {names:?}");
+        assert!(names.contains(&"greet".to_owned()), "the gateway listed no greet: {names:?}");
         if names.contains(&"add".to_owned()) {
             break;
         }

@@ -191,8 +191,18 @@ async fn a_server_mounted_without_prefix_keeps_its_names_and_unmounts() {
 
     // Another server in its place, under the same names; a log for every client.
     let second = in_process(server(), Protocol::Negotiate, Handlers::forward()).await;
-    let _again = toolbox.mount_removable(None, second).await.expect("mounting again");
+    let mut again = toolbox.mount_removable(None, second.clone()).await.expect("mounting again");
     assert_eq!(outer.call("add", json!({"a": 1, "b": 1})).await.unwrap().text(), "2");
+
+    // Replaced in one step: the tools never gone, the old client given back.
+    let names = toolbox.tools().names();
+    let third = in_process(server(), Protocol::Negotiate, Handlers::forward()).await;
+    let replaced = again.replace(third).await.expect("replacing");
+    assert_eq!(toolbox.tools().names(), names);
+    assert_eq!(outer.call("add", json!({"a": 2, "b": 2})).await.unwrap().text(), "4");
+    replaced.close();
+    assert!(second.closed().is_some(), "replace gives back the replaced server's client");
+    assert_eq!(outer.call("add", json!({"a": 3, "b": 3})).await.unwrap().text(), "6");
     toolbox.log(LogLevel::Error, "the rebuild failed");
     let logged = tokio::time::timeout(Duration::from_secs(10), async {
         loop {

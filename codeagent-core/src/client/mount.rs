@@ -191,6 +191,62 @@ impl Mount {
         &self.mounted.client
     }
 
+    /// Puts the server behind `client` in place of this one, under the
+    /// same prefix (or none), and gives back the client of the one it
+    /// replaced (close it when its calls in flight are answered).
+    ///
+    /// The new server's lists are read first; then the old server's items
+    /// are taken out and the new one's put in without waiting in between,
+    /// so the toolbox's clients never see it empty, and get one
+    /// `list_changed` per list. When the new server cannot be listed, or
+    /// one of its names is taken by something else in the toolbox, the old
+    /// server stays mounted (listed again) and the error is returned.
+    pub async fn replace(&mut self, client: Client) -> Result<Client, MountError> {
+        let old = Arc::clone(&self.mounted);
+        let new = Arc::new(Mounted {
+            prefix: old.prefix.clone(),
+            renamed: old.renamed,
+            gone: AtomicBool::new(false),
+            client,
+            toolbox: old.toolbox.clone(),
+            tools: Mutex::new(BTreeSet::new()),
+            resources: Mutex::new(BTreeSet::new()),
+            prompts: Mutex::new(BTreeSet::new()),
+        });
+        let events = new.client.events();
+        let listening = new.client.listen(Listen::lists()).await.ok();
+        let listings = new.fetch().await?;
+        self.follower.abort();
+        old.take_out();
+        if let Err(error) = new.apply(listings) {
+            // The old server back, as it lists itself now.
+            old.gone.store(false, Ordering::SeqCst);
+            let events = old.client.events();
+            let listening = old.client.listen(Listen::lists()).await.ok();
+            let restored = async {
+                old.sync_tools(false).await?;
+                old.sync_resources(false).await?;
+                old.sync_prompts(false).await
+            };
+            if let Err(again) = restored.await {
+                tracing::warn!("`{}` could not be mounted again: {}", old.prefix, escaped(&again.to_string()));
+            }
+            let following = Arc::clone(&old);
+            self.follower = tokio::spawn(async move {
+                let _listening = listening;
+                following.follow(events).await;
+            });
+            return Err(error);
+        }
+        let following = Arc::clone(&new);
+        self.follower = tokio::spawn(async move {
+            let _listening = listening;
+            following.follow(events).await;
+        });
+        self.mounted = new;
+        Ok(old.client.clone())
+    }
+
     /// Takes the server's tools, resources and prompts out of the toolbox
     /// (its clients are told each list changed, as for any removal) and
     /// stops following the server's changes. The client is not closed: it
@@ -201,7 +257,48 @@ impl Mount {
     }
 }
 
+/// Everything a server lists, fetched before any of it is mounted.
+struct Listings {
+    tools: Vec<ToolDefinition>,
+    resources: Vec<Value>,
+    templates: Vec<Value>,
+    prompts: Vec<Value>,
+}
+
 impl Mounted {
+    /// Everything the server lists (nothing of what it has no capability for).
+    async fn fetch(&self) -> Result<Listings, MountError> {
+        let tools = if self.has("tools") {
+            self.client.list_tools().await.map_err(|error| self.failed(error))?
+        } else {
+            Vec::new()
+        };
+        let (resources, templates) = if self.has("resources") {
+            let resources = self.client.list_resources().await.map_err(|error| self.failed(error))?;
+            (resources, self.client.list_resource_templates().await.unwrap_or_default())
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let prompts = if self.has("prompts") {
+            self.client.list_prompts().await.map_err(|error| self.failed(error))?
+        } else {
+            Vec::new()
+        };
+        Ok(Listings { tools, resources, templates, prompts })
+    }
+
+    /// Mounts `listings` as a first mount: nothing stays when a name is taken.
+    fn apply(self: &Arc<Self>, listings: Listings) -> Result<(), MountError> {
+        let applied = self
+            .apply_tools(listings.tools, true)
+            .and_then(|()| self.apply_resources(&listings.resources, &listings.templates, true))
+            .and_then(|()| self.apply_prompts(listings.prompts, true));
+        if applied.is_err() {
+            self.take_out();
+        }
+        applied
+    }
+
     /// Removes everything mounted, for good.
     fn take_out(&self) {
         self.gone.store(true, Ordering::SeqCst);
@@ -279,6 +376,11 @@ impl Mounted {
             return Ok(());
         }
         let listed = self.client.list_tools().await.map_err(|error| self.failed(error))?;
+        self.apply_tools(listed, first)
+    }
+
+    /// Replaces the mounted tools with `listed`.
+    fn apply_tools(self: &Arc<Self>, listed: Vec<ToolDefinition>, first: bool) -> Result<(), MountError> {
         let tools = self.toolbox.tools();
         let mut mounted = lock(&self.tools);
         if self.gone.load(Ordering::SeqCst) {
@@ -331,6 +433,11 @@ impl Mounted {
         }
         let listed = self.client.list_resources().await.map_err(|error| self.failed(error))?;
         let templates = self.client.list_resource_templates().await.unwrap_or_default();
+        self.apply_resources(&listed, &templates, first)
+    }
+
+    /// Replaces the mounted resources and templates with `listed` and `templates`.
+    fn apply_resources(self: &Arc<Self>, listed: &[Value], templates: &[Value], first: bool) -> Result<(), MountError> {
         let resources = self.toolbox.resources();
         let mut mounted = lock(&self.resources);
         if self.gone.load(Ordering::SeqCst) {
@@ -405,6 +512,11 @@ impl Mounted {
             return Ok(());
         }
         let listed = self.client.list_prompts().await.map_err(|error| self.failed(error))?;
+        self.apply_prompts(listed, first)
+    }
+
+    /// Replaces the mounted prompts with `listed`.
+    fn apply_prompts(self: &Arc<Self>, listed: Vec<Value>, first: bool) -> Result<(), MountError> {
         let prompts = self.toolbox.prompts();
         let mut mounted = lock(&self.prompts);
         if self.gone.load(Ordering::SeqCst) {
