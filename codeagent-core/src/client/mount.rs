@@ -7,7 +7,8 @@
 //! `docs_name`; its resource `file:///a` is `docs+file:///a` (the prefix
 //! joins the URI's scheme, so the URI stays a URI and maps back exactly).
 //! A server mounted with [`Toolbox::mount_removable`] and no prefix keeps its
-//! names, and its [`Mount`] takes everything it mounted out again.
+//! names, and its [`Mount`] takes everything it mounted out again, or puts
+//! another server in its place in one step ([`Mount::replace`]).
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
