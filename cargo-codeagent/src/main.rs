@@ -12,6 +12,7 @@ macro_rules! out {
 }
 
 mod bundle;
+mod dev;
 mod icon;
 mod inspect;
 mod install;
@@ -40,6 +41,9 @@ enum Command {
     /// Create a crate with a first tool, a resource, a test through
     /// `codeagent::testing`, and a README.
     New(new::NewArgs),
+    /// Serve the crate's server on stdio through a gateway that stays up,
+    /// rebuilding and restarting it behind the gateway when its sources change.
+    Dev(dev::DevArgs),
     /// List, call, read and get against any MCP server: a command line or a URL.
     Inspect(inspect::InspectArgs),
     /// Build the crate's server in release and register it with an MCP host.
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(arguments(std::env::args_os()));
     let outcome = match cli.command {
         Command::New(args) => new::run(args),
+        Command::Dev(args) => dev::run(args),
         Command::Inspect(args) => runtime().and_then(|runtime| runtime.block_on(inspect::run(args))),
         Command::Install(args) => install::run(args),
         Command::Bundle(args) => runtime().and_then(|runtime| runtime.block_on(bundle::run(args))),

@@ -102,17 +102,22 @@ impl Project {
                 self.profile, self.name
             ));
         }
+        let binary = self.binary();
+        if !binary.is_file() {
+            return Err(format!("cargo build succeeded but there is no binary at {}", binary.display()));
+        }
+        Ok(binary)
+    }
+
+    /// Where `cargo build` with this project's profile puts the server's binary.
+    pub(crate) fn binary(&self) -> PathBuf {
         // The `dev` and `test` profiles build into debug/, the others into their own name.
         let dir = match self.profile.as_str() {
             "dev" | "test" => "debug",
             "bench" => "release",
             other => other,
         };
-        let binary = self.target_dir.join(dir).join(format!("{}{}", self.bin, std::env::consts::EXE_SUFFIX));
-        if !binary.is_file() {
-            return Err(format!("cargo build succeeded but there is no binary at {}", binary.display()));
-        }
-        Ok(binary)
+        self.target_dir.join(dir).join(format!("{}{}", self.bin, std::env::consts::EXE_SUFFIX))
     }
 }
 

@@ -155,3 +155,63 @@ async fn bad_prefixes_and_taken_names_are_refused() {
     let taken = toolbox.mount("own", client).await.unwrap_err();
     assert!(taken.to_string().contains("already in the toolbox"), "{taken}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_mounted_without_prefix_keeps_its_names_and_unmounts() {
+    use codeagent::client::{Listen, ServerEvent};
+    use codeagent::toolbox::LogLevel;
+
+    let toolbox = Toolbox::new();
+    let first = in_process(server(), Protocol::Negotiate, Handlers::forward()).await;
+    let mount = toolbox.mount_removable(None, first).await.expect("mounting");
+    let outer =
+        in_process(Server::new(toolbox.clone()), Protocol::Only(ProtocolVersion::LATEST_LEGACY), Handlers::new()).await;
+    let _listening = outer.listen(Listen::lists()).await.unwrap();
+    let mut events = outer.events();
+    assert_eq!(outer.call("add", json!({"a": 2, "b": 3})).await.unwrap().text(), "5");
+    let read = outer.read_resource("file:///notes.txt").await.unwrap();
+    assert_eq!(read["contents"][0]["text"], "hello notes");
+    assert_eq!(read["contents"][0]["uri"], "file:///notes.txt");
+    let mut arguments = Map::new();
+    arguments.insert("path".into(), json!("src/lib.rs"));
+    assert_eq!(
+        outer.get_prompt("review", arguments).await.unwrap()["messages"][0]["content"]["text"],
+        "Review src/lib.rs."
+    );
+
+    // Unmounted: nothing of it is left, and the client is told.
+    mount.unmount();
+    assert!(toolbox.tools().is_empty() && toolbox.resources().is_empty() && toolbox.prompts().is_empty());
+    let told = tokio::time::timeout(Duration::from_secs(10), async {
+        while !matches!(events.recv().await, Ok(ServerEvent::ToolsChanged)) {}
+    })
+    .await;
+    assert!(told.is_ok(), "no tools/list_changed after unmounting");
+    assert!(outer.list_tools().await.unwrap().is_empty());
+
+    // Another server in its place, under the same names; a log for every client.
+    let second = in_process(server(), Protocol::Negotiate, Handlers::forward()).await;
+    let mut again = toolbox.mount_removable(None, second.clone()).await.expect("mounting again");
+    assert_eq!(outer.call("add", json!({"a": 1, "b": 1})).await.unwrap().text(), "2");
+
+    // Replaced in one step: the tools never gone, the old client given back.
+    let names = toolbox.tools().names();
+    let third = in_process(server(), Protocol::Negotiate, Handlers::forward()).await;
+    let replaced = again.replace(third).await.expect("replacing");
+    assert_eq!(toolbox.tools().names(), names);
+    assert_eq!(outer.call("add", json!({"a": 2, "b": 2})).await.unwrap().text(), "4");
+    replaced.close();
+    assert!(second.closed().is_some(), "replace gives back the replaced server's client");
+    assert_eq!(outer.call("add", json!({"a": 3, "b": 3})).await.unwrap().text(), "6");
+    toolbox.log(LogLevel::Error, "the rebuild failed");
+    let logged = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Ok(ServerEvent::Log { level, data, .. }) = events.recv().await {
+                return (level, data);
+            }
+        }
+    })
+    .await
+    .expect("a log message");
+    assert_eq!(logged, ("error".to_owned(), json!("the rebuild failed")));
+}

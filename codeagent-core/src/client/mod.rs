@@ -56,7 +56,7 @@ pub use handlers::{ElicitAnswer, Elicitation, HandlerFuture, Handlers, Root, Sam
 pub use handshake::Protocol;
 pub use lines::INHERITED_ENV;
 pub use listen::{Listen, Listening};
-pub use mount::MountError;
+pub use mount::{Mount, MountError};
 pub use oauth::{Assertion, ClientKey, Credential, IdentityProvider, KeyError, OAuth};
 
 use crate::log_text::escaped;

@@ -6,12 +6,17 @@
 //! Names: the tool or prompt `name` of the server mounted as `docs` is
 //! `docs_name`; its resource `file:///a` is `docs+file:///a` (the prefix
 //! joins the URI's scheme, so the URI stays a URI and maps back exactly).
+//! A server mounted with [`Toolbox::mount_removable`] and no prefix keeps its
+//! names, and its [`Mount`] takes everything it mounted out again, or puts
+//! another server in its place in one step ([`Mount::replace`]).
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::task::JoinHandle;
 
 use super::{Client, ClientError, Listen, ServerEvent};
 use crate::log_text::escaped;
@@ -49,7 +54,12 @@ pub enum MountError {
 
 /// One mounted server.
 struct Mounted {
+    /// The prefix, or a label for messages when `renamed` is false.
     prefix: String,
+    /// Whether names and URIs carry the prefix.
+    renamed: bool,
+    /// Set by [`Mount::unmount`]: no listing is mounted any more.
+    gone: AtomicBool,
     client: Client,
     toolbox: Toolbox,
     tools: Mutex<BTreeSet<String>>,
@@ -92,13 +102,47 @@ impl Toolbox {
     /// # Ok(()) }
     /// ```
     pub async fn mount(&self, prefix: &str, client: Client) -> Result<(), MountError> {
-        let valid = prefix.chars().next().is_some_and(|first| first.is_ascii_alphabetic())
-            && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-        if !valid {
-            return Err(MountError::Prefix(prefix.to_owned()));
+        // Dropping the handle leaves the server mounted.
+        self.mount_removable(Some(prefix), client).await.map(drop)
+    }
+
+    /// Like [`mount`](Toolbox::mount), with `prefix` optional, and gives the
+    /// [`Mount`] that can take the server's tools, resources and prompts out
+    /// of this toolbox again ([`Mount::unmount`]). Without a prefix the
+    /// server's names and URIs are served unchanged, so the toolbox offers
+    /// the server as it is: a gateway that stays up while the server behind
+    /// it is replaced (`cargo codeagent dev`). Dropping the `Mount` leaves
+    /// the server mounted.
+    ///
+    /// When a name is already taken (or a listing fails), nothing of the
+    /// server stays mounted.
+    ///
+    /// ```no_run
+    /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+    /// use codeagent_core::client::Client;
+    /// use codeagent_core::toolbox::Toolbox;
+    ///
+    /// let toolbox = Toolbox::new();
+    /// let first = toolbox.mount_removable(None, Client::builder().connect("./server").await?).await?;
+    /// // Later: the same server, rebuilt. The toolbox's clients see one
+    /// // `list_changed` per list and keep their connection.
+    /// let next = Client::builder().connect("./server").await?;
+    /// first.unmount();
+    /// let _second = toolbox.mount_removable(None, next).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn mount_removable(&self, prefix: Option<&str>, client: Client) -> Result<Mount, MountError> {
+        if let Some(prefix) = prefix {
+            let valid = prefix.chars().next().is_some_and(|first| first.is_ascii_alphabetic())
+                && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+            if !valid {
+                return Err(MountError::Prefix(prefix.to_owned()));
+            }
         }
         let mounted = Arc::new(Mounted {
-            prefix: prefix.to_owned(),
+            prefix: prefix.unwrap_or("(unprefixed)").to_owned(),
+            renamed: prefix.is_some(),
+            gone: AtomicBool::new(false),
             client,
             toolbox: self.clone(),
             tools: Mutex::new(BTreeSet::new()),
@@ -110,22 +154,180 @@ impl Toolbox {
         let listening = match mounted.client.listen(Listen::lists()).await {
             Ok(listening) => Some(listening),
             Err(error) => {
-                tracing::debug!("`{prefix}` offers no change notifications: {}", escaped(&error.to_string()));
+                tracing::debug!("`{}` offers no change notifications: {}", mounted.prefix, escaped(&error.to_string()));
                 None
             }
         };
-        mounted.sync_tools(true).await?;
-        mounted.sync_resources(true).await?;
-        mounted.sync_prompts(true).await?;
-        tokio::spawn(async move {
+        let first = async {
+            mounted.sync_tools(true).await?;
+            mounted.sync_resources(true).await?;
+            mounted.sync_prompts(true).await
+        };
+        if let Err(error) = first.await {
+            mounted.take_out();
+            return Err(error);
+        }
+        let following = Arc::clone(&mounted);
+        let follower = tokio::spawn(async move {
             let _listening = listening;
-            mounted.follow(events).await;
+            following.follow(events).await;
         });
-        Ok(())
+        Ok(Mount { mounted, follower })
     }
 }
 
+/// A server mounted with [`Toolbox::mount_removable`].
+///
+/// Dropping it leaves the server mounted; [`unmount`](Mount::unmount) takes
+/// it out.
+#[must_use = "dropping a Mount leaves the server mounted; keep it to unmount the server"]
+pub struct Mount {
+    mounted: Arc<Mounted>,
+    follower: JoinHandle<()>,
+}
+
+impl std::fmt::Debug for Mount {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Mount").field("prefix", &self.mounted.prefix).finish_non_exhaustive()
+    }
+}
+
+impl Mount {
+    /// The client of the mounted server.
+    pub fn client(&self) -> &Client {
+        &self.mounted.client
+    }
+
+    /// Puts the server behind `client` in place of this one, under the
+    /// same prefix (or none), and gives back the client of the one it
+    /// replaced (close it when its calls in flight are answered).
+    ///
+    /// The new server's lists are read first; then the old server's items
+    /// are taken out and the new one's put in without waiting in between,
+    /// so the toolbox's clients never see it empty, and get one
+    /// `list_changed` per list. When the new server cannot be listed, or
+    /// one of its names is taken by something else in the toolbox, the old
+    /// server stays mounted (listed again) and the error is returned.
+    pub async fn replace(&mut self, client: Client) -> Result<Client, MountError> {
+        let old = Arc::clone(&self.mounted);
+        let new = Arc::new(Mounted {
+            prefix: old.prefix.clone(),
+            renamed: old.renamed,
+            gone: AtomicBool::new(false),
+            client,
+            toolbox: old.toolbox.clone(),
+            tools: Mutex::new(BTreeSet::new()),
+            resources: Mutex::new(BTreeSet::new()),
+            prompts: Mutex::new(BTreeSet::new()),
+        });
+        let events = new.client.events();
+        let listening = new.client.listen(Listen::lists()).await.ok();
+        let listings = new.fetch().await?;
+        self.follower.abort();
+        old.take_out();
+        if let Err(error) = new.apply(listings) {
+            // The old server back, as it lists itself now.
+            old.gone.store(false, Ordering::SeqCst);
+            let events = old.client.events();
+            let listening = old.client.listen(Listen::lists()).await.ok();
+            let restored = async {
+                old.sync_tools(false).await?;
+                old.sync_resources(false).await?;
+                old.sync_prompts(false).await
+            };
+            if let Err(again) = restored.await {
+                tracing::warn!("`{}` could not be mounted again: {}", old.prefix, escaped(&again.to_string()));
+            }
+            let following = Arc::clone(&old);
+            self.follower = tokio::spawn(async move {
+                let _listening = listening;
+                following.follow(events).await;
+            });
+            return Err(error);
+        }
+        let following = Arc::clone(&new);
+        self.follower = tokio::spawn(async move {
+            let _listening = listening;
+            following.follow(events).await;
+        });
+        self.mounted = new;
+        Ok(old.client.clone())
+    }
+
+    /// Takes the server's tools, resources and prompts out of the toolbox
+    /// (its clients are told each list changed, as for any removal) and
+    /// stops following the server's changes. The client is not closed: it
+    /// closes when its last clone is dropped.
+    pub fn unmount(self) {
+        self.follower.abort();
+        self.mounted.take_out();
+    }
+}
+
+/// Everything a server lists, fetched before any of it is mounted.
+struct Listings {
+    tools: Vec<ToolDefinition>,
+    resources: Vec<Value>,
+    templates: Vec<Value>,
+    prompts: Vec<Value>,
+}
+
 impl Mounted {
+    /// Everything the server lists (nothing of what it has no capability for).
+    async fn fetch(&self) -> Result<Listings, MountError> {
+        let tools = if self.has("tools") {
+            self.client.list_tools().await.map_err(|error| self.failed(error))?
+        } else {
+            Vec::new()
+        };
+        let (resources, templates) = if self.has("resources") {
+            let resources = self.client.list_resources().await.map_err(|error| self.failed(error))?;
+            (resources, self.client.list_resource_templates().await.unwrap_or_default())
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let prompts = if self.has("prompts") {
+            self.client.list_prompts().await.map_err(|error| self.failed(error))?
+        } else {
+            Vec::new()
+        };
+        Ok(Listings { tools, resources, templates, prompts })
+    }
+
+    /// Mounts `listings` as a first mount: nothing stays when a name is taken.
+    fn apply(self: &Arc<Self>, listings: Listings) -> Result<(), MountError> {
+        let applied = self
+            .apply_tools(listings.tools, true)
+            .and_then(|()| self.apply_resources(&listings.resources, &listings.templates, true))
+            .and_then(|()| self.apply_prompts(listings.prompts, true));
+        if applied.is_err() {
+            self.take_out();
+        }
+        applied
+    }
+
+    /// Removes everything mounted, for good.
+    fn take_out(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+        let tools = self.toolbox.tools();
+        for name in std::mem::take(&mut *lock(&self.tools)) {
+            tools.remove(&name);
+        }
+        let resources = self.toolbox.resources();
+        for address in std::mem::take(&mut *lock(&self.resources)) {
+            resources.remove(&address);
+        }
+        let prompts = self.toolbox.prompts();
+        for name in std::mem::take(&mut *lock(&self.prompts)) {
+            prompts.remove(&name);
+        }
+    }
+
+    /// The local name of the server's tool or prompt `remote`.
+    fn name(&self, remote: &str) -> String {
+        if self.renamed { format!("{}_{remote}", self.prefix) } else { remote.to_owned() }
+    }
+
     fn failed(&self, source: ClientError) -> MountError {
         MountError::Client { prefix: self.prefix.clone(), source }
     }
@@ -135,10 +337,13 @@ impl Mounted {
     }
 
     fn uri(&self, remote: &str) -> String {
-        format!("{}+{remote}", self.prefix)
+        if self.renamed { format!("{}+{remote}", self.prefix) } else { remote.to_owned() }
     }
 
     fn remote_uri<'a>(&self, local: &'a str) -> Option<&'a str> {
+        if !self.renamed {
+            return Some(local);
+        }
         local.strip_prefix(&self.prefix)?.strip_prefix('+')
     }
 
@@ -178,12 +383,20 @@ impl Mounted {
             return Ok(());
         }
         let listed = self.client.list_tools().await.map_err(|error| self.failed(error))?;
+        self.apply_tools(listed, first)
+    }
+
+    /// Replaces the mounted tools with `listed`.
+    fn apply_tools(self: &Arc<Self>, listed: Vec<ToolDefinition>, first: bool) -> Result<(), MountError> {
         let tools = self.toolbox.tools();
         let mut mounted = lock(&self.tools);
+        if self.gone.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         let mut now = BTreeSet::new();
         for definition in listed {
             let remote = definition.name.clone();
-            let local = local_definition(&self.prefix, definition);
+            let local = local_definition(&self.name(&remote), definition);
             let name = local.name.clone();
             now.insert(name.clone());
             if mounted.contains(&name) && tools.definition(&name).as_ref() == Some(&local) {
@@ -196,6 +409,10 @@ impl Mounted {
             match tools.try_add_shared(Arc::new(tool)) {
                 Ok(()) => {}
                 Err(_) if first => {
+                    // Nothing of the server stays: the tools added so far go.
+                    for added in now.iter().filter(|added| **added != name) {
+                        tools.remove(added);
+                    }
                     return Err(MountError::Taken { prefix: self.prefix.clone(), what: format!("the tool `{name}`") });
                 }
                 Err(error) => {
@@ -223,8 +440,16 @@ impl Mounted {
         }
         let listed = self.client.list_resources().await.map_err(|error| self.failed(error))?;
         let templates = self.client.list_resource_templates().await.unwrap_or_default();
+        self.apply_resources(&listed, &templates, first)
+    }
+
+    /// Replaces the mounted resources and templates with `listed` and `templates`.
+    fn apply_resources(self: &Arc<Self>, listed: &[Value], templates: &[Value], first: bool) -> Result<(), MountError> {
         let resources = self.toolbox.resources();
         let mut mounted = lock(&self.resources);
+        if self.gone.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         for gone in mounted.iter() {
             resources.remove(gone);
         }
@@ -296,15 +521,23 @@ impl Mounted {
             return Ok(());
         }
         let listed = self.client.list_prompts().await.map_err(|error| self.failed(error))?;
+        self.apply_prompts(listed, first)
+    }
+
+    /// Replaces the mounted prompts with `listed`.
+    fn apply_prompts(self: &Arc<Self>, listed: Vec<Value>, first: bool) -> Result<(), MountError> {
         let prompts = self.toolbox.prompts();
         let mut mounted = lock(&self.prompts);
+        if self.gone.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         for gone in mounted.iter() {
             prompts.remove(gone);
         }
         mounted.clear();
         for entry in listed {
             let Some(remote) = entry.get("name").and_then(Value::as_str).map(str::to_owned) else { continue };
-            let name = format!("{}_{remote}", self.prefix);
+            let name = self.name(&remote);
             let mut spec = PromptSpec::new(&name);
             if let Some(title) = entry.get("title").and_then(Value::as_str) {
                 spec = spec.with_title(title);
@@ -385,9 +618,9 @@ fn describe_resource(mut spec: ResourceSpec, entry: &Value) -> ResourceSpec {
     spec
 }
 
-/// The server's tool definition as mounted: renamed, without its MCP Apps view.
-fn local_definition(prefix: &str, mut definition: ToolDefinition) -> ToolDefinition {
-    definition.name = format!("{prefix}_{}", definition.name);
+/// The server's tool definition as mounted: named `name`, without its MCP Apps view.
+fn local_definition(name: &str, mut definition: ToolDefinition) -> ToolDefinition {
+    definition.name = name.to_owned();
     if let Some(meta) = &mut definition.meta {
         meta.remove(UI_META_KEY);
         if meta.is_empty() {

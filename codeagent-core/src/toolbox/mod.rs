@@ -143,6 +143,28 @@ impl Toolbox {
         }
     }
 
+    /// Sends a log message (`notifications/message`, logger `codeagent`)
+    /// to every client connected in a legacy protocol era (2025-11-25 and
+    /// before) whose log level lets `level` through, or that set none: news
+    /// that belongs to no request, such as a gateway's failed rebuild
+    /// (`cargo codeagent dev`). A 2026-07-28 client gets no such message:
+    /// its logs belong to requests ([`Context::log`]).
+    ///
+    /// ```
+    /// use codeagent_core::toolbox::{LogLevel, Toolbox};
+    ///
+    /// let toolbox = Toolbox::new();
+    /// toolbox.log(LogLevel::Error, "the rebuild failed; the last good server keeps serving");
+    /// ```
+    pub fn log(&self, level: LogLevel, data: impl Into<serde_json::Value>) {
+        self.registry.log(level, data.into());
+    }
+
+    /// A receiver of the messages of [`log`](Toolbox::log).
+    pub(crate) fn log_messages(&self) -> tokio::sync::broadcast::Receiver<(LogLevel, serde_json::Value)> {
+        self.registry.logs()
+    }
+
     /// The tools: add, remove, list, call ([`Tools`]).
     pub fn tools(&self) -> Tools<'_> {
         Tools::new(self)

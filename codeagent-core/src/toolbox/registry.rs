@@ -6,6 +6,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use super::Tool;
+use super::context::LogLevel;
 use super::formats::standard_formats;
 use super::prompt::Prompt;
 use super::resource::{Resource, ResourceSpec};
@@ -19,6 +20,8 @@ pub(crate) struct Registry {
     pub(crate) resources: Shelf<dyn Resource>,
     pub(crate) prompts: Shelf<dyn Prompt>,
     resource_updates: broadcast::Sender<String>,
+    /// Log messages for every connected client ([`Toolbox::log`](super::Toolbox::log)).
+    logs: broadcast::Sender<(LogLevel, Value)>,
 }
 
 /// Every tool of `tools` as `version` defines it, its schemas in `form`,
@@ -72,6 +75,7 @@ impl Default for Registry {
             resources: Shelf::new(|resource| address(resource.spec()), 0),
             prompts: Shelf::new(|prompt| prompt.spec().name(), 0),
             resource_updates: broadcast::channel(UPDATE_CAPACITY).0,
+            logs: broadcast::channel(UPDATE_CAPACITY).0,
         }
     }
 }
@@ -86,6 +90,17 @@ impl Registry {
     /// A receiver of the URIs of resources that changed.
     pub(crate) fn resource_updates(&self) -> broadcast::Receiver<String> {
         self.resource_updates.subscribe()
+    }
+
+    /// Sends a log message to every connected client.
+    pub(crate) fn log(&self, level: LogLevel, data: Value) {
+        // No client connected is not an error.
+        let _ = self.logs.send((level, data));
+    }
+
+    /// A receiver of the log messages for every client.
+    pub(crate) fn logs(&self) -> broadcast::Receiver<(LogLevel, Value)> {
+        self.logs.subscribe()
     }
 }
 

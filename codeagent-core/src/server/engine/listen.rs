@@ -282,11 +282,26 @@ impl Engine {
     /// added or removed, and that a resource it subscribed to changed, once
     /// its handshake is done; until the client is closed or the outlet is.
     pub(crate) async fn announce_list_changes(&self, peer: &Peer, outlet: &dyn Outlet, mut changes: Changes) {
+        let mut logs = self.toolbox.log_messages();
         loop {
             let change = tokio::select! {
                 () = peer.closed().cancelled() => return,
                 () = outlet.closed() => return,
                 change = changes.next() => change,
+                logged = logs.recv() => {
+                    match logged {
+                        Ok((level, data)) => {
+                            let negotiated = peer.negotiated();
+                            if negotiated.initialized && negotiated.log_level.is_none_or(|least| level >= least) {
+                                let params = json!({ "level": level.as_str(), "logger": "codeagent", "data": data });
+                                notify(outlet, Notification::Message, params);
+                            }
+                        }
+                        Err(RecvError::Lagged(missed)) => tracing::warn!("a client missed {missed} log messages"),
+                        Err(RecvError::Closed) => return,
+                    }
+                    continue;
+                }
             };
             let (notification, params) = match change {
                 None => return,
