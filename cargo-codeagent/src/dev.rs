@@ -10,7 +10,10 @@
 //! so the client never sees an empty list. The old server is closed 30
 //! seconds later, once its calls in flight are answered. A build that fails changes nothing: the last
 //! good server keeps answering, and the compiler's errors go to stderr and,
-//! as a `notifications/message` log at level `error`, to the client.
+//! as a `notifications/message` log at level `error`, to the client (a good
+//! reload is a log at level `info`). With `--http ADDR --ui` the gateway
+//! also serves the host page, which re-lists the tools at each reload and
+//! shows a failed build's errors in a banner.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -55,6 +58,11 @@ pub(crate) struct DevArgs {
     /// well as on stdio.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// With --http: also serve the host page at http://ADDR/, where the tools
+    /// can be tried in a browser; it re-lists them at each reload and shows
+    /// a failed build's errors in a banner.
+    #[arg(long, requires = "http")]
+    ui: bool,
     /// The arguments the server is started with (after `--`).
     #[arg(last = true, value_name = "SERVER ARGS")]
     server_args: Vec<String>,
@@ -120,11 +128,19 @@ async fn serve(project: Project, args: DevArgs) -> Result<ExitCode, Failure> {
     let http = {
         let server = server.clone();
         let address = args.http;
+        let ui = args.ui;
+        let mut options = codeagent::server::http::HttpOptions::default();
+        if ui {
+            options = options.with_host_page();
+        }
         async move {
             match address {
                 Some(address) => {
                     eprintln!("[dev] also serving http://{address}/mcp");
-                    server.serve_http(address, codeagent::server::http::HttpOptions::default()).await
+                    if ui {
+                        eprintln!("[dev] the host page: http://{address}/");
+                    }
+                    server.serve_http(address, options).await
                 }
                 None => std::future::pending().await,
             }
@@ -139,7 +155,10 @@ async fn serve(project: Project, args: DevArgs) -> Result<ExitCode, Failure> {
                 start_beside(&project, &args.server_args, &runs, generation, &toolbox, running.take()).await;
             running = now;
             match failure {
-                None => eprintln!("[dev] reloaded: the client was sent list_changed for tools, resources and prompts"),
+                None => {
+                    eprintln!("[dev] reloaded: the client was sent list_changed for tools, resources and prompts");
+                    toolbox.log(LogLevel::Info, dev_log(&format!("{} rebuilt and reloaded", project.name)));
+                }
                 Some(failure) => {
                     let kept = if running.is_some() {
                         "the last good server keeps serving"
@@ -147,7 +166,7 @@ async fn serve(project: Project, args: DevArgs) -> Result<ExitCode, Failure> {
                         "no server is running until the next good build"
                     };
                     eprintln!("[dev] {failure}\n[dev] {kept}");
-                    toolbox.log(LogLevel::Error, failure_log(&format!("{failure}\n({kept})")));
+                    toolbox.log(LogLevel::Error, dev_log(&format!("{failure}\n({kept})")));
                 }
             }
         }
@@ -167,9 +186,10 @@ async fn serve(project: Project, args: DevArgs) -> Result<ExitCode, Failure> {
     outcome.map(|()| ExitCode::SUCCESS)
 }
 
-/// The compiler's errors as the data of a log message.
-fn failure_log(failure: &str) -> serde_json::Value {
-    let mut text = failure.to_owned();
+/// The data of a log message of `dev` (a reload, or the compiler's errors),
+/// cut to `LOG_LIMIT` bytes.
+fn dev_log(message: &str) -> serde_json::Value {
+    let mut text = message.to_owned();
     if text.len() > LOG_LIMIT {
         let mut end = LOG_LIMIT;
         while !text.is_char_boundary(end) {

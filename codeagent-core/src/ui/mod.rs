@@ -93,6 +93,8 @@ const HOST_PAGE: &str = concat!(
     "</style></head><body>",
     "<header class=\"host-header\" id=\"host-server\"><h1>codeagent</h1></header>",
     "<p class=\"host-connection\" data-connection></p>",
+    "<div class=\"host-banner\" data-banner role=\"alert\" hidden><pre class=\"host-banner-text\"></pre>",
+    "<button type=\"button\" class=\"host-banner-close\" aria-label=\"Dismiss\">\u{d7}</button></div>",
     "<div class=\"host-layout\">",
     "<nav class=\"host-nav\" aria-label=\"Tools\"><h2>Tools</h2><ul class=\"host-tools\" data-tools></ul></nav>",
     "<main class=\"host-main\"><section class=\"host-panel\" id=\"host-panel\"></section>",
@@ -154,9 +156,16 @@ mod tests {
     #[test]
     fn host_page_holds_the_hooks() {
         let page = host_page();
-        for hook in
-            ["data-tools", "data-result", "data-progress", "data-task", "data-log", "data-raw", "data-connection"]
-        {
+        for hook in [
+            "data-tools",
+            "data-result",
+            "data-progress",
+            "data-task",
+            "data-log",
+            "data-raw",
+            "data-connection",
+            "data-banner",
+        ] {
             assert!(page.contains(&format!(" {hook}")), "the host page lacks `{hook}`");
         }
         for hook in ["\"data-tool\"", "\"data-tool-form\"", "\"data-kind\"", "\"data-status\""] {

@@ -8,7 +8,10 @@
 // tasks/cancel. Automation hooks: [data-tool="NAME"], form[data-tool-form="NAME"]
 // (inputs named after the arguments, a button[type=submit]), [data-result]
 // (data-kind, data-status), [data-progress], [data-task] (data-status, the
-// task's), [data-log], [data-raw].
+// task's), [data-log], [data-raw], [data-banner] (data-level; shown for a log
+// message at error or above that belongs to no call, such as a failed rebuild
+// under `cargo codeagent dev`). It listens on the session's standing stream:
+// a change of the tools re-lists them.
 (function () {
   "use strict";
 
@@ -26,9 +29,10 @@
     task: document.querySelector("[data-task]"),
     log: document.querySelector("[data-log]"),
     result: document.querySelector("[data-result]"),
-    raw: document.querySelector("[data-raw] .host-raw-messages")
+    raw: document.querySelector("[data-raw] .host-raw-messages"),
+    banner: document.querySelector("[data-banner]")
   };
-  var state = { session: null, nextId: 1, calls: 0, fields: 0, tools: [], running: null };
+  var state = { session: null, nextId: 1, calls: 0, fields: 0, tools: [], selected: null, running: null };
 
   // The renderer's own DOM helpers: an element with a class and text, a plain-object test.
   var element = CodeagentRenderer.element;
@@ -71,25 +75,42 @@
 
   // Reads a Server-Sent Events stream until the response with `id` arrives.
   async function readStream(response, id, onNotification) {
+    var answer = null;
+    var found = await readEvents(response, function (message) {
+      if (message.id === id && (message.result !== undefined || message.error !== undefined)) {
+        answer = message;
+        return true;
+      }
+      if (typeof message.method === "string") {
+        onNotification(message);
+      }
+      return false;
+    });
+    if (!found) {
+      throw new Error("the stream ended before the response arrived");
+    }
+    return answer;
+  }
+
+  // Passes each message of a Server-Sent Events stream to onMessage until it
+  // answers true (then resolves true) or the stream ends (false).
+  async function readEvents(response, onMessage) {
     var reader = response.body.getReader();
     var decoder = new TextDecoder();
     var buffer = "";
     for (;;) {
       var chunk = await reader.read();
       if (chunk.done) {
-        throw new Error("the stream ended before the response arrived");
+        return false;
       }
       buffer += decoder.decode(chunk.value, { stream: true }).replace(/\r\n?/g, "\n");
       var events = buffer.split("\n\n");
       buffer = events.pop();
       for (var i = 0; i < events.length; i += 1) {
         var message = eventMessage(events[i]);
-        if (message && message.id === id && (message.result !== undefined || message.error !== undefined)) {
+        if (message && onMessage(message)) {
           reader.cancel().catch(function () {});
-          return message;
-        }
-        if (message && typeof message.method === "string") {
-          onNotification(message);
+          return true;
         }
       }
     }
@@ -206,6 +227,7 @@
   }
 
   function showTools(tools) {
+    var before = state.tools.filter(function (tool) { return tool.name === state.selected; })[0];
     state.tools = tools;
     view.tools.textContent = "";
     tools.forEach(function (tool) {
@@ -225,6 +247,12 @@
         select(tool.name);
       });
     });
+    var after = tools.filter(function (tool) { return tool.name === state.selected; })[0];
+    if (before && after && JSON.stringify(before) === JSON.stringify(after)) {
+      // The tool shown is unchanged: its form (and what was typed in it) stays.
+      markSelected(after.name);
+      return;
+    }
     var wanted = decodeURIComponent(location.hash.slice(1));
     var first = tools.some(function (tool) { return tool.name === wanted; }) ? wanted : tools.length ? tools[0].name : null;
     if (first !== null) {
@@ -232,14 +260,19 @@
     }
   }
 
+  function markSelected(name) {
+    Array.prototype.forEach.call(view.tools.children, function (item) {
+      item.setAttribute("aria-current", item.getAttribute("data-tool") === name ? "true" : "false");
+    });
+  }
+
   function select(name) {
     var tool = state.tools.filter(function (candidate) { return candidate.name === name; })[0];
     if (!tool || state.running) {
       return;
     }
-    Array.prototype.forEach.call(view.tools.children, function (item) {
-      item.setAttribute("aria-current", item.getAttribute("data-tool") === name ? "true" : "false");
-    });
+    state.selected = name;
+    markSelected(name);
     if (location.hash.slice(1) !== encodeURIComponent(name)) {
       history.replaceState(null, "", "#" + encodeURIComponent(name));
     }
@@ -705,6 +738,83 @@
     });
   }
 
+  // ---- news from the server ----------------------------------------------------
+
+  // The levels of a log message that belongs to no call and shows in the banner.
+  var SEVERE = ["error", "critical", "alert", "emergency"];
+
+  // Listens on the session's standing stream (GET) for what belongs to no
+  // call: a change of the tools re-lists them; a log message at error or
+  // above shows in the banner (`cargo codeagent dev`'s failed rebuild, with
+  // the compiler's errors) until the tools change again (a good rebuild) or
+  // it is dismissed. The stream is opened again after a pause when it ends.
+  async function listen() {
+    for (;;) {
+      try {
+        var response = await fetch(ENDPOINT, {
+          method: "GET",
+          headers: { accept: "text/event-stream", "mcp-session-id": state.session, "mcp-protocol-version": PROTOCOL_VERSION },
+          credentials: "same-origin",
+          cache: "no-store"
+        });
+        if (response.status === 404 || response.status === 405) {
+          // The session is gone, or the server offers no such stream.
+          return;
+        }
+        if (response.ok && response.body) {
+          await readEvents(response, onNews);
+        }
+      } catch (error) {
+        // Reopened below.
+      }
+      await wait(2000);
+    }
+  }
+
+  function onNews(message) {
+    if (typeof message.method !== "string") {
+      return false;
+    }
+    showRaw("←", message);
+    var params = isObject(message.params) ? message.params : {};
+    if (message.method === "notifications/tools/list_changed") {
+      hideBanner();
+      listTools().then(showTools).catch(function (error) {
+        showBanner("error", "The tools changed but could not be listed again: " + error.message);
+      });
+    } else if (message.method === "notifications/message") {
+      showLog(params);
+      if (SEVERE.indexOf(params.level) >= 0) {
+        showBanner(params.level, logText(params.data));
+      }
+    }
+    return false;
+  }
+
+  // A log message's data as text: its `message` when it has one.
+  function logText(data) {
+    if (typeof data === "string") {
+      return data;
+    }
+    if (isObject(data) && typeof data.message === "string") {
+      return data.message;
+    }
+    return JSON.stringify(data);
+  }
+
+  function showBanner(level, text) {
+    view.banner.setAttribute("data-level", level);
+    view.banner.querySelector(".host-banner-text").textContent = text;
+    view.banner.hidden = false;
+  }
+
+  function hideBanner() {
+    view.banner.hidden = true;
+    view.banner.querySelector(".host-banner-text").textContent = "";
+  }
+
+  view.banner.querySelector(".host-banner-close").addEventListener("click", hideBanner);
+
   // ---- start -----------------------------------------------------------------
 
   function showServer(info) {
@@ -728,6 +838,7 @@
       showTools(await listTools());
       view.connection.textContent = "";
       view.connection.setAttribute("data-connection", "ready");
+      listen();
     } catch (error) {
       view.connection.textContent = "Cannot reach the MCP endpoint: " + error.message;
       view.connection.setAttribute("data-connection", "failed");
