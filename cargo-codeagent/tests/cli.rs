@@ -255,6 +255,7 @@ fn a_new_crate_builds_passes_its_tests_and_bundles() {
     assert_eq!(server["packages"][1]["registryType"], "mcpb");
     let sha = server["packages"][1]["fileSha256"].as_str().unwrap();
     assert_eq!(sha.len(), 64);
+    assert_server_json_validates(&out.join("server.json"), dir.path());
 
     // The official CLI: tests/hosts/node_modules (bash tests/hosts/install.sh).
     let hosts = Path::new(ROOT).join("tests/hosts/node_modules");
@@ -276,6 +277,34 @@ fn a_new_crate_builds_passes_its_tests_and_bundles() {
     assert!(info.status.success());
     let info = text(&info.stdout);
     assert!(info.contains("first-server") && info.contains("0.1.0"), "{info}");
+}
+
+/// `server.json` validated against the MCP registry's JSON Schema
+/// (test-support/registry) by Python's `jsonschema`; and the same file with
+/// a digest that is not one refused, so the check can fail.
+fn assert_server_json_validates(server_json: &Path, scratch: &Path) {
+    let python = Path::new(ROOT).join(".venv/bin/python");
+    assert!(python.is_file(), "no {}: run `bash tests/interop/install.sh`", python.display());
+    let validate = |file: &Path| {
+        let mut command = Command::new(&python);
+        command
+            .arg(Path::new(ROOT).join("cargo-codeagent/tests/validate_server_json.py"))
+            .arg(Path::new(ROOT).join("test-support/registry/server.schema.json"))
+            .arg(file);
+        run(command)
+    };
+    let checked = validate(server_json);
+    assert!(checked.status.success() && text(&checked.stdout).trim() == "valid", "{}", text(&checked.stdout));
+
+    let mut broken = read_json(server_json);
+    broken["packages"][1]["fileSha256"] = "NOT-A-DIGEST".into();
+    broken["name"] = "no-namespace".into();
+    let broken_path = scratch.join("broken-server.json");
+    std::fs::write(&broken_path, serde_json::to_vec_pretty(&broken).unwrap()).unwrap();
+    let refused = validate(&broken_path);
+    assert_eq!(refused.status.code(), Some(1));
+    let report = text(&refused.stdout);
+    assert!(report.contains("/name:") && report.contains("/packages/1/fileSha256:"), "{report}");
 }
 
 /// `install` through each CLI host's own `mcp add` (the hosts pinned in
