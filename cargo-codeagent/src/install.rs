@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
+use jsonc_parser::ParseOptions;
+use jsonc_parser::cst::{CstInputValue, CstRootNode};
 use serde_json::{Map, Value, json};
 
 use crate::project::Project;
@@ -363,38 +365,62 @@ impl std::fmt::Display for Change {
     }
 }
 
-/// Sets `servers_key.name` to `entry` in the JSON file `file`, keeping every
-/// other key in its order (the file is rewritten with two-space indents).
+/// Sets `servers_key.name` to `entry` in the JSON file `file`, keeping the
+/// rest of the file as it is: other keys in their order, the indentation,
+/// and the comments and trailing commas of a JSONC file (VS Code's and
+/// Cursor's allow them).
 fn write_json(file: &Path, servers_key: &str, name: &str, entry: Value) -> Result<Change, Failure> {
-    let mut root = match std::fs::read_to_string(file) {
-        Ok(text) if text.trim().is_empty() => Value::Object(Map::new()),
-        Ok(text) => serde_json::from_str::<Value>(&text).map_err(|error| {
-            format!(
-                "{} is not plain JSON ({error}); comments are not kept by this command: add `{name}` under \
-                 `{servers_key}` by hand: {}",
-                file.display(),
-                entry
-            )
-        })?,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Value::Object(Map::new()),
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(error) => return Err(format!("cannot read {}: {error}", file.display())),
     };
-    let Some(object) = root.as_object_mut() else {
-        return Err(format!("{} holds JSON that is not an object", file.display()));
+    let root = CstRootNode::parse(&text, &ParseOptions::default()).map_err(|error| {
+        format!("{} is not JSON ({error}); add `{name}` under `{servers_key}` by hand: {entry}", file.display())
+    })?;
+    let object = match root.value() {
+        None => root.object_value_or_set(),
+        Some(_) => root.object_value().ok_or_else(|| format!("{} holds JSON that is not an object", file.display()))?,
     };
-    let servers = object.entry(servers_key).or_insert_with(|| Value::Object(Map::new()));
-    let Some(servers) = servers.as_object_mut() else {
-        return Err(format!("`{servers_key}` in {} is not an object", file.display()));
+    let servers = match object.get(servers_key) {
+        None => object.object_value_or_set(servers_key),
+        Some(_) => object
+            .object_value(servers_key)
+            .ok_or_else(|| format!("`{servers_key}` in {} is not an object", file.display()))?,
     };
     let change = match servers.get(name) {
-        None => Change::Added,
-        Some(old) if *old == entry => return Ok(Change::Unchanged),
-        Some(_) => Change::Replaced,
+        None => {
+            servers.append(name, cst_value(&entry));
+            Change::Added
+        }
+        Some(old) if old.value().and_then(|value| value.to_serde_value()).as_ref() == Some(&entry) => {
+            return Ok(Change::Unchanged);
+        }
+        Some(old) => {
+            old.set_value(cst_value(&entry));
+            Change::Replaced
+        }
     };
-    servers.insert(name.to_owned(), entry);
-    let text = serde_json::to_string_pretty(&root).map_err(|error| format!("cannot write JSON: {error}"))? + "\n";
-    write_file(file, &text)?;
+    let mut written = root.to_string();
+    if !written.ends_with('\n') {
+        written.push('\n');
+    }
+    write_file(file, &written)?;
     Ok(change)
+}
+
+/// `value` as the JSONC editor takes it.
+fn cst_value(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(flag) => CstInputValue::Bool(*flag),
+        Value::Number(number) => CstInputValue::Number(number.to_string()),
+        Value::String(text) => CstInputValue::String(text.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(cst_value).collect()),
+        Value::Object(map) => {
+            CstInputValue::Object(map.iter().map(|(key, item)| (key.clone(), cst_value(item))).collect())
+        }
+    }
 }
 
 /// Sets `[mcp_servers.name]` in Codex's config.toml, keeping the rest of the
@@ -492,10 +518,31 @@ mod tests {
     fn a_file_that_is_not_json_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("mcp.json");
-        std::fs::write(&file, "{ // a comment\n}").unwrap();
+        std::fs::write(&file, "{ \"servers\": [1, ").unwrap();
         let error = write_json(&file, "servers", "notes", json!({})).unwrap_err();
-        assert!(error.contains("not plain JSON") && error.contains("by hand"), "{error}");
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ // a comment\n}");
+        assert!(error.contains("is not JSON") && error.contains("by hand"), "{error}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ \"servers\": [1, ");
+    }
+
+    #[test]
+    fn the_json_file_keeps_its_comments_and_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mcp.json");
+        let mine = "{\n    // my servers\n    \"servers\": {\n        \"other\": { \"command\": \"x\" }, // theirs\n    },\n    \"inputs\": [],\n}\n";
+        std::fs::write(&file, mine).unwrap();
+        let entry = json_entry(Host::Vscode, &stdio());
+        assert_eq!(write_json(&file, "servers", "notes", entry.clone()).unwrap(), Change::Added);
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            text.starts_with(
+                "{\n    // my servers\n    \"servers\": {\n        \"other\": { \"command\": \"x\" }, // theirs\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("        \"notes\": {\n            \"type\": \"stdio\",\n"), "{text}");
+        assert!(text.ends_with("    \"inputs\": [],\n}\n"), "{text}");
+        assert_eq!(write_json(&file, "servers", "notes", entry).unwrap(), Change::Unchanged);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "an unchanged entry leaves the file as it is");
     }
 
     #[test]
