@@ -207,11 +207,13 @@ fn install_writes_each_hosts_configuration_and_keeps_the_rest() {
     assert!(text(&refused.stderr).contains("Settings > Connectors"), "{}", text(&refused.stderr));
 }
 
-/// `new`, then the new crate's own tests, then `bundle`, checked by the
-/// official `mcpb` CLI. Slow (it builds codeagent for the new crate): `.ci/run test`.
+/// `new`, then the new crate's own tests, `install` into the three CLI hosts
+/// (each host's own `mcp list` shows it), and `bundle`, checked by the
+/// official `mcpb` CLI and the registry's schema. Slow (it builds codeagent
+/// for the new crate): `.ci/run test`.
 #[test]
 #[ignore = "builds a new crate (about a minute); run by .ci/run test, after tests/hosts/install.sh"]
-fn a_new_crate_builds_passes_its_tests_and_bundles() {
+fn a_new_crate_builds_passes_its_tests_installs_and_bundles() {
     let dir = tempfile::tempdir().unwrap();
     let created = run(codeagent(&["new", "first-server", "--dir", dir.path().to_str().unwrap()]));
     assert!(created.status.success());
@@ -228,6 +230,8 @@ fn a_new_crate_builds_passes_its_tests_and_bundles() {
     let binary = target.join("debug").join(format!("first-server{}", std::env::consts::EXE_SUFFIX));
     let listed = text(&run(codeagent(&["inspect", binary.to_str().unwrap(), "list"])).stdout);
     assert!(listed.contains("greet(name: string)") && listed.contains("first-server://about"), "{listed}");
+
+    assert_installs_into_the_cli_hosts(&root, "first-server", &target);
 
     let out = dir.path().join("bundle");
     let mut bundle = codeagent(&[
@@ -307,13 +311,12 @@ fn assert_server_json_validates(server_json: &Path, scratch: &Path) {
     assert!(report.contains("/name:") && report.contains("/packages/1/fileSha256:"), "{report}");
 }
 
-/// `install` through each CLI host's own `mcp add` (the hosts pinned in
-/// tests/hosts, `bash tests/hosts/install.sh`), twice, then the host's own
-/// `mcp list`: Claude Code and Gemini CLI connect to the server and say so;
-/// Codex CLI's list does not connect, it shows the entry enabled.
-#[test]
-#[ignore = "needs the hosts of tests/hosts (bash tests/hosts/install.sh); run by .ci/run test"]
-fn install_registers_with_the_real_cli_hosts() {
+/// `install` of the crate in `root` (its `dev` build, in `target`) through each
+/// CLI host's own `mcp add` (the hosts pinned in tests/hosts, `bash
+/// tests/hosts/install.sh`), twice, then the host's own `mcp list`: Claude Code
+/// and Gemini CLI connect to the server and say so; Codex CLI's list does not
+/// connect, it shows the entry enabled.
+fn assert_installs_into_the_cli_hosts(root: &Path, name: &str, target: &Path) {
     let hosts = Path::new(ROOT).join("tests/hosts/node_modules");
     for program in ["claude", "codex", "gemini"] {
         assert!(
@@ -322,7 +325,6 @@ fn install_registers_with_the_real_cli_hosts() {
             hosts.display()
         );
     }
-    let gallery = gallery();
     let home = tempfile::tempdir().unwrap();
     let path = format!(
         "{}:{}:{}",
@@ -332,7 +334,6 @@ fn install_registers_with_the_real_cli_hosts() {
     );
     let host_env = |command: &mut Command| {
         command
-            .current_dir(home.path())
             .env("HOME", home.path())
             .env("PATH", &path)
             .env_remove("CODEX_HOME")
@@ -347,22 +348,21 @@ fn install_registers_with_the_real_cli_hosts() {
         [("claude-code", "claude", "✔ Connected"), ("codex", "codex", "enabled"), ("gemini", "gemini", "- Connected")]
     {
         for round in ["added", "replaced"] {
-            let mut install =
-                codeagent(&["install", host, "--name", "gallery", "--command", gallery.to_str().unwrap()]);
-            install.args(["--", "--tool-timeout", "30"]);
+            let mut install = codeagent(&["install", host, "--profile", "dev", "--", "--tool-timeout", "30"]);
+            install.current_dir(root).env("CARGO_TARGET_DIR", target);
             host_env(&mut install);
             let installed = run(install);
             assert!(installed.status.success(), "{host}, {round}");
-            assert!(text(&installed.stdout).contains(&format!("registered `gallery` with `{program} mcp add`")));
+            assert!(text(&installed.stdout).contains(&format!("registered `{name}` with `{program} mcp add`")));
         }
         let mut list = Command::new(hosts.join(".bin").join(program));
-        list.args(["mcp", "list"]);
+        list.args(["mcp", "list"]).current_dir(home.path());
         host_env(&mut list);
         let listed = run(list);
         assert!(listed.status.success(), "{program} mcp list");
         // Gemini CLI prints its list on standard error.
         let listed = text(&listed.stdout) + &text(&listed.stderr);
-        let lines: Vec<&str> = listed.lines().filter(|line| line.contains("gallery")).collect();
+        let lines: Vec<&str> = listed.lines().filter(|line| line.contains(name)).collect();
         assert_eq!(lines.len(), 1, "{program} lists the server once:\n{listed}");
         assert!(lines[0].contains("--tool-timeout 30") && lines[0].contains(connected), "{program}:\n{listed}");
     }
