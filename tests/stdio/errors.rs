@@ -325,3 +325,41 @@ async fn engine_made_call_errors_have_the_shape_of_a_tool_error() {
     }
     client.sync().await;
 }
+
+/// A malformed field is refused naming it, never read as a default: `_meta`
+/// and its progress token on any request of either era, and each field of a
+/// `subscriptions/listen` filter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_field_is_invalid_params_naming_it() {
+    let mut client = Client::new();
+    client.initialize("2025-11-25").await;
+    let mut call = call_params("chatty", json!({}));
+    call["_meta"] = json!(5);
+    let error = client.error(1, "tools/call", call).await;
+    assert_error(&error, INVALID_PARAMS, "`_meta` must be an object, not a number");
+    assert_eq!(error["data"]["field"], "_meta");
+    let mut call = call_params("chatty", json!({}));
+    call["_meta"] = json!({ "progressToken": { "a": 1 } });
+    let error = client.error(2, "tools/call", call).await;
+    assert_error(&error, INVALID_PARAMS, "`_meta.progressToken` must be a string or an integer, not an object");
+    let error = client.error(3, "resources/list", json!({ "_meta": [] })).await;
+    assert_error(&error, INVALID_PARAMS, "`_meta` must be an object, not an array");
+    client.sync().await;
+
+    let mut client = Client::new();
+    let error = client
+        .error(1, "tools/call", modern_with(json!({ "progressToken": 1.5 }), call_params("chatty", json!({}))))
+        .await;
+    assert_error(&error, INVALID_PARAMS, "`_meta.progressToken` must be a string or an integer, not a number");
+    for (id, filter, field) in [
+        (2, json!({ "toolsListChanged": "yes" }), "notifications.toolsListChanged"),
+        (3, json!({ "resourceSubscriptions": "file:///notes.txt" }), "notifications.resourceSubscriptions"),
+        (4, json!({ "taskIds": [1, 2] }), "notifications.taskIds[0]"),
+        (5, json!({ "promptsListChanged": 1 }), "notifications.promptsListChanged"),
+    ] {
+        let error = client.error(id, "subscriptions/listen", modern(json!({ "notifications": filter }))).await;
+        assert_error(&error, INVALID_PARAMS, &format!("`{field}` is malformed"));
+        assert_eq!(error["data"]["field"], field, "{error}");
+    }
+    client.sync_modern().await;
+}

@@ -9,7 +9,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 
 use super::tasks::{belongs_to, declares_tasks, tasks_not_declared};
-use super::{Engine, Reply, Route, refused};
+use super::{Engine, Reply, Route, params, refused};
 use crate::mcp::Notification;
 use crate::mcp::meta::SUBSCRIPTION_ID_KEY;
 use crate::server::era::Era;
@@ -172,30 +172,23 @@ impl Engine {
         slot: Arc<Slot>,
         route: &Route,
     ) -> Reply {
-        let Some(filter) = params.get("notifications").and_then(Value::as_object) else {
-            slot.finish();
-            peer.complete(&id);
-            return Reply::error(
-                &id,
-                &RpcError::new(
-                    INVALID_PARAMS,
-                    "Invalid params: subscriptions/listen needs a `notifications` filter object",
-                ),
-            );
+        let filter = match params.get("notifications") {
+            Some(filter @ Value::Object(_)) => params::decode::<ListenFilter>("notifications", filter),
+            _ => Err(RpcError::new(
+                INVALID_PARAMS,
+                "Invalid params: subscriptions/listen needs a `notifications` filter object",
+            )),
         };
-        let wants = |key: &str| filter.get(key).and_then(Value::as_bool) == Some(true);
+        let filter = match filter {
+            Ok(filter) => filter,
+            Err(error) => return refused(peer, &id, &slot, &error),
+        };
         let has_resources = !self.toolbox.resources().is_empty();
-        let tools = wants("toolsListChanged");
-        let resources = wants("resourcesListChanged") && has_resources;
-        let prompts = wants("promptsListChanged") && !self.toolbox.prompts().is_empty();
-        let watched: Vec<String> = match filter.get("resourceSubscriptions").and_then(Value::as_array) {
-            Some(uris) if has_resources => uris.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
-            _ => Vec::new(),
-        };
-        let task_ids: Vec<String> = match filter.get("taskIds").and_then(Value::as_array) {
-            Some(ids) => ids.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
-            None => Vec::new(),
-        };
+        let tools = filter.tools_list_changed == Some(true);
+        let resources = filter.resources_list_changed == Some(true) && has_resources;
+        let prompts = filter.prompts_list_changed == Some(true) && !self.toolbox.prompts().is_empty();
+        let watched = filter.resource_subscriptions.filter(|_| has_resources).unwrap_or_default();
+        let task_ids = filter.task_ids.unwrap_or_default();
         if !task_ids.is_empty() && !declares_tasks(peer, era, &params) {
             return refused(peer, &id, &slot, &tasks_not_declared("listening to tasks (`taskIds`)"));
         }
@@ -317,4 +310,28 @@ impl Engine {
             notify(outlet, notification, params);
         }
     }
+}
+
+/// The `notifications` filter of a `subscriptions/listen` request
+/// (2026-07-28): what the stream is to carry. A field of the wrong type is
+/// refused, naming it; `null` is the field left out; an unknown field (a
+/// later revision's) is ignored.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ListenFilter {
+    /// `notifications/tools/list_changed`.
+    #[serde(default)]
+    tools_list_changed: Option<bool>,
+    /// `notifications/resources/list_changed`.
+    #[serde(default)]
+    resources_list_changed: Option<bool>,
+    /// `notifications/prompts/list_changed`.
+    #[serde(default)]
+    prompts_list_changed: Option<bool>,
+    /// `notifications/resources/updated` for these URIs.
+    #[serde(default)]
+    resource_subscriptions: Option<Vec<String>>,
+    /// Each of these tasks as it stands, then at each of its changes.
+    #[serde(default)]
+    task_ids: Option<Vec<String>>,
 }

@@ -11,6 +11,7 @@ mod chain;
 mod input;
 mod listen;
 mod methods;
+mod params;
 mod prompts;
 mod resources;
 mod skills;
@@ -247,6 +248,9 @@ impl Engine {
         // did: the one place per-item scopes are enforced.
         if let Some(error) = scopes::check(&self.toolbox, &name, &params, route.caller.as_ref(), route.caller_required)
         {
+            return refused(peer, &id, &slot, &error);
+        }
+        if let Err(error) = params::check_meta(&params) {
             return refused(peer, &id, &slot, &error);
         }
         let method = Method::from_name(&name);
