@@ -53,7 +53,7 @@ usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] [--client-credentials
                                --no-stream). Reads OPENAI_BASE_URL (with /v1) and OPENAI_API_KEY,
                                ANTHROPIC_BASE_URL (host root) and ANTHROPIC_API_KEY, GEMINI_BASE_URL
                                (with /v1beta) and GEMINI_API_KEY
-  --mount NAME=SERVER          before any of the above: serve another MCP server's tools, resources
+  --mount NAME=SERVER          serve another MCP server's tools, resources
                                and prompts too, as NAME_tool, NAME+uri and NAME_prompt. SERVER is an
                                http(s):// URL (Streamable HTTP) or a command line (stdio; quote it:
                                --mount time='uvx mcp-server-time'). Repeatable. A command gets only
@@ -73,15 +73,17 @@ usage: SERVER [--mount NAME=SERVER [--env KEY[=VALUE] ...] [--client-credentials
                                caller's token exchanged for one of the mounted server (RFC 8693),
                                as client ID; other callers are refused. The caller's own token is
                                never forwarded
-  --skills DIR                 before the command: serve the agent skills of DIR (each folder with a
+  --skills DIR                 serve the agent skills of DIR (each folder with a
                                SKILL.md) as the skills extension: skill:// resources, skills/list
                                and skills/get with each file's SHA-256 digest and size. DIR is read
                                once, at start; a malformed skill is an error naming its file
-  --tool-timeout SECS          before the command: stop a tool call after SECS seconds (its result
+  --tool-timeout SECS          stop a tool call after SECS seconds (its result
                                is then a tool error naming the limit)
-  --log-requests               before the command: log each request (method, tool, outcome,
+  --log-requests               log each request (method, tool, outcome,
                                duration) on standard error, in a span per request
-  --help                       show this help";
+  --help                       show this help
+
+Flags may come in any order; --env and the credentials of a --mount follow it.";
 
 /// What `--http` asked for.
 #[derive(Debug, PartialEq)]
@@ -243,7 +245,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
 /// run that cannot start (a bad `--model`, a missing key); one stderr line each.
 pub(super) async fn run(server: Server, args: Vec<String>) -> ExitCode {
     install_logging();
-    let (leading, args) = match split_leading(args) {
+    let (leading, args) = match split_leading(in_order(args)) {
         Ok(split) => split,
         Err(problem) => {
             eprintln!("error: {problem}\n\n{USAGE}");
@@ -343,6 +345,93 @@ impl Leading {
             None => server,
         }
     }
+}
+
+/// How many values each flag takes; `--call` takes one and an optional
+/// second (its arguments, JSON, which never starts with `--`).
+fn arity(flag: &str) -> Option<usize> {
+    Some(match flag {
+        "--mount"
+        | "--env"
+        | "--client-credentials"
+        | "--client-key"
+        | "--issuer"
+        | "--scope"
+        | "--tool-timeout"
+        | "--skills"
+        | "--http"
+        | "--auth-dpop"
+        | "--auth-issuer"
+        | "--auth-resource"
+        | "--auth-scopes"
+        | "--store"
+        | "--protocol"
+        | "--format"
+        | "--model"
+        | "--agent"
+        | "--call" => 1,
+        "--token-exchange"
+        | "--log-requests"
+        | "--ui"
+        | "--allow-unauthenticated"
+        | "--auth-dpop-nonces"
+        | "--strict"
+        | "--stream"
+        | "--no-stream"
+        | "--list"
+        | "--help"
+        | "-h" => 0,
+        _ => return None,
+    })
+}
+
+/// The flags that come before the command: what is served and how.
+fn is_leading(flag: &str) -> bool {
+    matches!(
+        flag,
+        "--mount"
+            | "--env"
+            | "--client-credentials"
+            | "--client-key"
+            | "--token-exchange"
+            | "--issuer"
+            | "--scope"
+            | "--tool-timeout"
+            | "--log-requests"
+            | "--skills"
+    )
+}
+
+/// The command line with its flags in the order the parser reads them, so
+/// that a user may give them in any order: the serving options first (in
+/// their order: a `--mount`'s `--env` and credentials still follow it), then
+/// the command (`--http`, `--list`, `--call`, `--agent`, `--help`), then the
+/// command's own options. `gallery --http 127.0.0.1:8080 --mount x=...` is
+/// `gallery --mount x=... --http 127.0.0.1:8080`. A line with an unknown
+/// flag or a flag missing its value is left as it is, for the parser to
+/// name what is wrong.
+fn in_order(args: Vec<String>) -> Vec<String> {
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut rest = args.iter().peekable();
+    while let Some(flag) = rest.next() {
+        let Some(count) = arity(flag) else { return args };
+        let mut group = vec![flag.clone()];
+        for _ in 0..count {
+            match rest.next() {
+                Some(value) => group.push(value.clone()),
+                None => return args,
+            }
+        }
+        if flag == "--call" && rest.peek().is_some_and(|next| !next.starts_with("--")) {
+            group.extend(rest.next().cloned());
+        }
+        groups.push(group);
+    }
+    let (leading, others): (Vec<_>, Vec<_>) = groups.into_iter().partition(|group| is_leading(&group[0]));
+    let (command, options): (Vec<_>, Vec<_>) = others
+        .into_iter()
+        .partition(|group| matches!(group[0].as_str(), "--http" | "--list" | "--call" | "--agent" | "--help" | "-h"));
+    leading.into_iter().chain(command).chain(options).flatten().collect()
 }
 
 /// The options that lead the command line (`--mount`, `--tool-timeout`,
@@ -743,7 +832,7 @@ fn install_logging() {
 
 #[cfg(test)]
 mod tests {
-    use super::{AuthFlags, Command, HttpCommand, parse, split_leading};
+    use super::{AuthFlags, Command, HttpCommand, in_order, parse, split_leading};
     use crate::mcp::ProtocolVersion;
     use crate::provider::{Provider, Strictness};
 
@@ -874,6 +963,50 @@ mod tests {
             let problem = split_leading(args(&["--tool-timeout", bad])).unwrap_err();
             assert!(problem.contains("expected a positive number of seconds"), "{bad}: {problem}");
         }
+    }
+
+    #[test]
+    fn flags_come_in_any_order() {
+        let ordered = |line: &[&str]| in_order(args(line));
+        assert_eq!(
+            ordered(&["--http", "127.0.0.1:8080", "--mount", "x=http://h/mcp", "--ui"]),
+            ["--mount", "x=http://h/mcp", "--http", "127.0.0.1:8080", "--ui"]
+        );
+        assert_eq!(
+            ordered(&["--ui", "--log-requests", "--http", "127.0.0.1:8080", "--tool-timeout", "3"]),
+            ["--log-requests", "--tool-timeout", "3", "--http", "127.0.0.1:8080", "--ui"]
+        );
+        assert_eq!(
+            ordered(&["--mount", "a=b", "--http", "x", "--env", "K", "--skills", "s"]),
+            ["--mount", "a=b", "--env", "K", "--skills", "s", "--http", "x"]
+        );
+        assert_eq!(
+            ordered(&["--strict", "--format", "openai", "--list"]),
+            ["--list", "--strict", "--format", "openai"]
+        );
+        assert_eq!(ordered(&["--call", "add", "{}", "--log-requests"]), ["--log-requests", "--call", "add", "{}"]);
+        assert_eq!(ordered(&["--call", "add", "--log-requests"]), ["--log-requests", "--call", "add"]);
+        assert_eq!(ordered(&["--model", "a:b", "--agent", "hi"]), ["--agent", "hi", "--model", "a:b"]);
+        // Left as they are, for the parser to name what is wrong.
+        assert_eq!(ordered(&["--ui", "--frob", "--http", "x"]), ["--ui", "--frob", "--http", "x"]);
+        assert_eq!(ordered(&["--ui", "--http"]), ["--ui", "--http"]);
+
+        let (leading, rest) =
+            split_leading(in_order(args(&["--http", "127.0.0.1:9000", "--ui", "--mount", "x=http://h/mcp"]))).unwrap();
+        assert_eq!(leading.mounts.len(), 1);
+        let address = "127.0.0.1:9000".parse().unwrap();
+        assert_eq!(
+            parse(&rest),
+            Ok(Command::Http(HttpCommand {
+                address,
+                host_page: true,
+                unauthenticated: false,
+                store: None,
+                auth: None
+            }))
+        );
+        let (_, rest) = split_leading(in_order(args(&["--ui", "--http"]))).unwrap();
+        assert!(parse(&rest).unwrap_err().contains("unknown argument `--ui`"));
     }
 
     #[test]
