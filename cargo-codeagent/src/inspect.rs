@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use codeagent::client::{Client, Protocol};
+use codeagent::mcp::{ResourceContents, Role};
 use codeagent::result::ToolResultEvent;
 use serde_json::{Map, Value};
 
@@ -149,19 +150,19 @@ async fn list(out: &mut String, client: &Client, json: bool) -> Result<(), Failu
         move |error| format!("{what} failed: {error}")
     }
     let capabilities = client.server_capabilities().clone();
-    let tools = if capabilities.get("tools").is_some() {
+    let tools = if capabilities.tools.is_some() {
         client.list_tools().await.map_err(problem("tools/list"))?
     } else {
         Vec::new()
     };
-    let (resources, templates) = if capabilities.get("resources").is_some() {
+    let (resources, templates) = if capabilities.resources.is_some() {
         let resources = client.list_resources().await.map_err(problem("resources/list"))?;
         let templates = client.list_resource_templates().await.map_err(problem("resources/templates/list"))?;
         (resources, templates)
     } else {
         (Vec::new(), Vec::new())
     };
-    let prompts = if capabilities.get("prompts").is_some() {
+    let prompts = if capabilities.prompts.is_some() {
         client.list_prompts().await.map_err(problem("prompts/list"))?
     } else {
         Vec::new()
@@ -179,14 +180,8 @@ async fn list(out: &mut String, client: &Client, json: bool) -> Result<(), Failu
         say!(out, "{}", pretty(&all));
         return Ok(());
     }
-    let info = client.server_info();
-    say!(
-        out,
-        "{} {} (protocol {})",
-        info["name"].as_str().unwrap_or("?"),
-        info["version"].as_str().unwrap_or(""),
-        client.protocol_version()
-    );
+    let (name, version) = client.server_info().map_or(("?", ""), |info| (info.name.as_str(), info.version.as_str()));
+    say!(out, "{name} {version} (protocol {})", client.protocol_version());
     if let Some(instructions) = client.instructions() {
         say!(out, "\n{}", indent(instructions.trim(), "  "));
     }
@@ -200,25 +195,26 @@ async fn list(out: &mut String, client: &Client, json: bool) -> Result<(), Failu
     }
     say!(out, "\nresources ({}):", resources.len());
     for resource in &resources {
-        say!(out, "  {}{}", text(resource, "uri"), suffix(resource));
+        let label = resource.title.as_deref().unwrap_or(&resource.name);
+        say!(out, "  {}{}", resource.uri, suffix(label, resource.mime_type.as_deref()));
     }
     say!(out, "\nresource templates ({}):", templates.len());
     for template in &templates {
-        say!(out, "  {}{}", text(template, "uriTemplate"), suffix(template));
+        let label = template.title.as_deref().unwrap_or(&template.name);
+        say!(out, "  {}{}", template.uri_template, suffix(label, template.mime_type.as_deref()));
     }
     say!(out, "\nprompts ({}):", prompts.len());
     for prompt in &prompts {
-        let arguments: Vec<String> = prompt["arguments"]
-            .as_array()
-            .into_iter()
-            .flatten()
+        let arguments: Vec<String> = prompt
+            .arguments
+            .iter()
             .map(|argument| {
-                let name = text(argument, "name");
-                if argument["required"] == true { name.to_owned() } else { format!("{name}?") }
+                let name = argument.name.as_str();
+                if argument.required == Some(true) { name.to_owned() } else { format!("{name}?") }
             })
             .collect();
-        say!(out, "  {}({})", text(prompt, "name"), arguments.join(", "));
-        if let Some(description) = prompt["description"].as_str() {
+        say!(out, "  {}({})", prompt.name, arguments.join(", "));
+        if let Some(description) = prompt.description.as_deref() {
             say!(out, "{}", indent(first_paragraph(description), "      "));
         }
     }
@@ -267,16 +263,19 @@ fn channels(event: &ToolResultEvent) -> String {
 async fn read(out: &mut String, client: &Client, uri: &str, json: bool) -> Result<(), Failure> {
     let result = client.read_resource(uri).await.map_err(|error| format!("reading {uri} failed: {error}"))?;
     if json {
-        say!(out, "{}", pretty(&result));
+        say!(out, "{}", pretty(&serde_json::to_value(&result).map_err(|error| error.to_string())?));
         return Ok(());
     }
-    for content in result["contents"].as_array().into_iter().flatten() {
-        let mime = content["mimeType"].as_str().unwrap_or("no MIME type");
-        say!(out, "── {} ({mime}) ──", text(content, "uri"));
-        match (content["text"].as_str(), content["blob"].as_str()) {
-            (Some(body), _) => say!(out, "{body}"),
-            (None, Some(blob)) => say!(out, "(binary, {} bytes in base64)", blob.len()),
-            (None, None) => say!(out, "(empty)"),
+    for content in &result.contents {
+        match content {
+            ResourceContents::Text { uri, mime_type, text, .. } => {
+                say!(out, "── {uri} ({}) ──\n{text}", mime_type.as_deref().unwrap_or("no MIME type"));
+            }
+            ResourceContents::Blob { uri, mime_type, blob, .. } => {
+                let mime = mime_type.as_deref().unwrap_or("no MIME type");
+                say!(out, "── {uri} ({mime}) ──\n(binary, {} bytes in base64)", blob.len());
+            }
+            _ => say!(out, "── {} ──\n(contents of a kind this version does not know)", content.uri()),
         }
     }
     Ok(())
@@ -292,14 +291,14 @@ async fn get(
     let result =
         client.get_prompt(name, arguments).await.map_err(|error| format!("getting prompt `{name}` failed: {error}"))?;
     if json {
-        say!(out, "{}", pretty(&result));
+        say!(out, "{}", pretty(&serde_json::to_value(&result).map_err(|error| error.to_string())?));
         return Ok(());
     }
-    if let Some(description) = result["description"].as_str() {
+    if let Some(description) = &result.description {
         say!(out, "{description}\n");
     }
-    for message in result["messages"].as_array().into_iter().flatten() {
-        let content = &message["content"];
+    for message in &result.messages {
+        let content = &serde_json::to_value(message.content()).map_err(|error| error.to_string())?;
         let body = match content["type"].as_str() {
             Some("text") => text(content, "text").to_owned(),
             Some("resource") => match content["resource"]["text"].as_str() {
@@ -309,7 +308,12 @@ async fn get(
             Some(kind) => format!("[{kind} {}]", text(content, "mimeType")),
             None => pretty(content),
         };
-        say!(out, "── {} ──\n{body}", text(message, "role"));
+        let role = match message.role() {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            _ => "?",
+        };
+        say!(out, "── {role} ──\n{body}");
     }
     Ok(())
 }
@@ -348,15 +352,12 @@ fn kind_of(property: &Value) -> String {
     "any".to_owned()
 }
 
-fn suffix(item: &Value) -> String {
-    let mut parts = Vec::new();
-    if let Some(title) = item["title"].as_str().or(item["name"].as_str()) {
-        parts.push(title.to_owned());
+/// A listed resource's title (or name) and MIME type, in brackets.
+fn suffix(label: &str, mime_type: Option<&str>) -> String {
+    match mime_type {
+        Some(mime) => format!("  ({label}, {mime})"),
+        None => format!("  ({label})"),
     }
-    if let Some(mime) = item["mimeType"].as_str() {
-        parts.push(mime.to_owned());
-    }
-    if parts.is_empty() { String::new() } else { format!("  ({})", parts.join(", ")) }
 }
 
 fn text<'a>(value: &'a Value, key: &str) -> &'a str {

@@ -138,8 +138,13 @@ const LISTINGS: [(&str, &str, &str); 4] = [
 
 /// Whether the server offers listing `method`.
 fn offers(client: &Client, method: &str) -> bool {
-    let capability = method.split('/').next().unwrap_or_default();
-    client.server_capabilities().get(capability).is_some_and(Value::is_object)
+    let offered = client.server_capabilities();
+    match method.split('/').next().unwrap_or_default() {
+        "tools" => offered.tools.is_some(),
+        "resources" => offered.resources.is_some(),
+        "prompts" => offered.prompts.is_some(),
+        _ => false,
+    }
 }
 
 fn check(version: ProtocolVersion, definition: &str, value: &Value, caller: &std::panic::Location<'_>) {

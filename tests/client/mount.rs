@@ -58,23 +58,20 @@ async fn a_mounted_server_is_served_under_its_prefix_and_nothing_is_lost() {
 
         // Resources, templates and prompts, renamed and read through.
         let resources = outer.list_resources().await.unwrap();
-        assert!(resources.iter().any(|resource| resource["uri"] == "own+file:///notes.txt"), "{resources:?}");
+        assert!(resources.iter().any(|resource| resource.uri == "own+file:///notes.txt"), "{resources:?}");
         let read = outer.read_resource("own+file:///notes.txt").await.unwrap();
-        assert_eq!(read["contents"][0]["text"], "hello notes");
-        assert_eq!(read["contents"][0]["uri"], "own+file:///notes.txt");
+        assert_eq!(read.text(), Some("hello notes"));
+        assert_eq!(read.contents[0].uri(), "own+file:///notes.txt");
         let templates = outer.list_resource_templates().await.unwrap();
-        assert!(
-            templates.iter().any(|template| template["uriTemplate"] == "own+users://{id}/profile"),
-            "{templates:?}"
-        );
+        assert!(templates.iter().any(|template| template.uri_template == "own+users://{id}/profile"), "{templates:?}");
         let profile = outer.read_resource("own+users://ada/profile").await.unwrap();
-        assert_eq!(profile["contents"][0]["text"], r#"{"id":"ada"}"#);
+        assert_eq!(profile.text(), Some(r#"{"id":"ada"}"#));
         let broken = outer.read_resource("own+file:///broken").await.unwrap_err();
         assert!(broken.to_string().contains("the disk is gone"), "{broken}");
         let mut arguments = Map::new();
         arguments.insert("path".into(), json!("src/lib.rs"));
         let prompt = outer.get_prompt("own_review", arguments).await.unwrap();
-        assert_eq!(prompt["messages"][0]["content"]["text"], "Review src/lib.rs.");
+        assert_eq!(prompt.messages[0].text(), Some("Review src/lib.rs."));
     }
 }
 
@@ -170,14 +167,11 @@ async fn a_server_mounted_without_prefix_keeps_its_names_and_unmounts() {
     let mut events = outer.events();
     assert_eq!(outer.call("add", json!({"a": 2, "b": 3})).await.unwrap().text(), "5");
     let read = outer.read_resource("file:///notes.txt").await.unwrap();
-    assert_eq!(read["contents"][0]["text"], "hello notes");
-    assert_eq!(read["contents"][0]["uri"], "file:///notes.txt");
+    assert_eq!(read.text(), Some("hello notes"));
+    assert_eq!(read.contents[0].uri(), "file:///notes.txt");
     let mut arguments = Map::new();
     arguments.insert("path".into(), json!("src/lib.rs"));
-    assert_eq!(
-        outer.get_prompt("review", arguments).await.unwrap()["messages"][0]["content"]["text"],
-        "Review src/lib.rs."
-    );
+    assert_eq!(outer.get_prompt("review", arguments).await.unwrap().messages[0].text(), Some("Review src/lib.rs."));
 
     // Unmounted: nothing of it is left, and the client is told.
     mount.unmount();

@@ -194,9 +194,9 @@ async fn list_changes_and_resources_are_followed() {
             let _listening = client.listen(Listen::lists()).await.unwrap();
             let resources = client.list_resources().await.unwrap();
             assert!(!resources.is_empty());
-            let uri = resources[0]["uri"].as_str().unwrap().to_owned();
+            let uri = resources[0].uri.clone();
             let read = client.read_resource(&uri).await.unwrap();
-            assert_eq!(read["contents"][0]["uri"], uri.as_str());
+            assert_eq!(read.contents[0].uri(), uri.as_str());
             toolbox.tools().remove("late");
             let event = tokio::time::timeout(Duration::from_secs(10), async {
                 loop {

@@ -16,6 +16,8 @@ use std::time::Duration;
 
 use codeagent::ProtocolVersion;
 use codeagent::client::{Client, ElicitAnswer, Handlers, Listen, Protocol, Root, Sampling, ServerEvent};
+use codeagent::mcp::{PromptMessage, ResourceContents};
+use codeagent::toolbox::LogLevel;
 use serde_json::{Map, Value, json};
 use tokio::process::{Child, Command};
 use tokio::sync::broadcast;
@@ -204,17 +206,17 @@ async fn drive_everything(client: &Client, asked: &Arc<Mutex<Asked>>) {
 
     // Resources (every page), templates, reads and a subscription.
     let resources = client.list_resources().await.unwrap();
-    let uris: Vec<&str> = resources.iter().filter_map(|resource| resource["uri"].as_str()).collect();
+    let uris: Vec<&str> = resources.iter().map(|resource| resource.uri.as_str()).collect();
     assert!(uris.len() >= 7, "{uris:?}");
     assert!(uris.contains(&"demo://resource/static/document/features.md"), "{uris:?}");
     let read = client.read_resource("demo://resource/static/document/features.md").await.unwrap();
-    assert!(read["contents"][0]["text"].as_str().is_some_and(|text| !text.is_empty()), "{read}");
+    assert!(read.text().is_some_and(|text| !text.is_empty()), "{read:?}");
     let templates = client.list_resource_templates().await.unwrap();
-    assert!(templates.iter().any(|template| template["uriTemplate"] == "demo://resource/dynamic/text/{resourceId}"));
+    assert!(templates.iter().any(|template| template.uri_template == "demo://resource/dynamic/text/{resourceId}"));
     let dynamic = client.read_resource("demo://resource/dynamic/text/3").await.unwrap();
-    assert_eq!(dynamic["contents"][0]["uri"], "demo://resource/dynamic/text/3");
+    assert_eq!(dynamic.contents[0].uri(), "demo://resource/dynamic/text/3");
     let blob = client.read_resource("demo://resource/dynamic/blob/1").await.unwrap();
-    assert!(blob["contents"][0]["blob"].is_string(), "{blob}");
+    assert!(matches!(blob.contents[0], ResourceContents::Blob { .. }), "{blob:?}");
     let mut events = client.events();
     let uri = "demo://resource/dynamic/text/1";
     let _listening = client.listen(Listen::lists().resource(uri)).await.unwrap();
@@ -229,14 +231,17 @@ async fn drive_everything(client: &Client, asked: &Arc<Mutex<Asked>>) {
 
     // Prompts, arguments and completion.
     let prompts = client.list_prompts().await.unwrap();
-    let names: Vec<&str> = prompts.iter().filter_map(|prompt| prompt["name"].as_str()).collect();
+    let names: Vec<&str> = prompts.iter().map(|prompt| prompt.name.as_str()).collect();
     assert!(names.contains(&"simple-prompt") && names.contains(&"args-prompt"), "{names:?}");
     let simple = client.get_prompt("simple-prompt", Map::new()).await.unwrap();
-    assert!(simple["messages"].as_array().is_some_and(|messages| !messages.is_empty()), "{simple}");
+    assert!(!simple.messages.is_empty(), "{simple:?}");
     let mut arguments = Map::new();
     arguments.insert("city".into(), json!("Lyon"));
     let with_args = client.get_prompt("args-prompt", arguments).await.unwrap();
-    assert!(with_args.to_string().contains("Lyon"), "{with_args}");
+    assert!(
+        with_args.messages.iter().filter_map(PromptMessage::text).any(|text| text.contains("Lyon")),
+        "{with_args:?}"
+    );
     let departments =
         client.complete(json!({"type": "ref/prompt", "name": "completable-prompt"}), "department", "E").await.unwrap();
     assert!(departments.iter().any(|value| value == "Engineering"), "{departments:?}");
@@ -258,7 +263,7 @@ async fn drive_everything(client: &Client, asked: &Arc<Mutex<Asked>>) {
     assert_eq!(after.text(), "The sum of 1 and 1 is 2.");
 
     // Log messages, at the level set.
-    client.set_log_level("debug").await.unwrap();
+    client.set_log_level(LogLevel::Debug).await.unwrap();
     let log = event(&mut events, |event| matches!(event, ServerEvent::Log { .. })).await;
     let ServerEvent::Log { data, .. } = log else { unreachable!("a log event") };
     assert!(!data.is_null());

@@ -13,6 +13,7 @@ use super::lines::{EnvVar, Lines};
 use super::session::{Session, Settings};
 use super::wire::{Inbound, Wire};
 use super::{Client, ClientError, Handlers, OAuth};
+use crate::toolbox::LogLevel;
 
 /// How long a request waits for its answer unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
@@ -39,7 +40,7 @@ pub struct ClientBuilder {
     timeout: Duration,
     input_rounds: usize,
     headers: Vec<(String, String)>,
-    log_level: Option<String>,
+    log_level: Option<LogLevel>,
     oauth: Option<OAuth>,
     tasks: bool,
     max_message_size: usize,
@@ -175,8 +176,8 @@ impl ClientBuilder {
 
     /// The least severe level of log messages wanted (2026-07-28: sent with
     /// every request; legacy: `logging/setLevel` after the handshake).
-    pub fn log_level(mut self, level: impl Into<String>) -> Self {
-        self.log_level = Some(level.into());
+    pub fn log_level(mut self, level: LogLevel) -> Self {
+        self.log_level = Some(level);
         self
     }
 
@@ -239,7 +240,7 @@ impl ClientBuilder {
             client_info: self.client_info,
             timeout: self.timeout,
             input_rounds: self.input_rounds,
-            log_level: self.log_level.clone(),
+            log_level: self.log_level,
             tasks: self.tasks,
         };
         let session = Session::start(wire, inbound, self.handlers, settings);
@@ -258,8 +259,8 @@ impl ClientBuilder {
             session.wire().open_events(version).await;
         }
         let client = Client::from_session(session);
-        let has_logging = client.server_capabilities().get("logging").is_some();
-        if let (Some(level), false, true) = (&self.log_level, client.protocol_version().is_modern(), has_logging) {
+        let has_logging = client.server_capabilities().logging.is_some();
+        if let (Some(level), false, true) = (self.log_level, client.protocol_version().is_modern(), has_logging) {
             client.set_log_level(level).await?;
         }
         Ok(client)

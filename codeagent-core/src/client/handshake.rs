@@ -10,8 +10,8 @@ use serde_json::{Map, Value, json};
 use super::ClientError;
 use super::session::{Negotiated, RequestOptions, Session};
 use crate::log_text::escaped;
-use crate::mcp::ProtocolVersion;
 use crate::mcp::meta::SERVER_INFO_KEY;
+use crate::mcp::{Implementation, ProtocolVersion, ServerCapabilities};
 
 /// JSON-RPC error of 2026-07-28: the request's protocol version is not supported.
 const UNSUPPORTED_VERSION: i64 = -32022;
@@ -106,8 +106,8 @@ async fn discover(session: &Arc<Session>, timeout: Option<Duration>) -> Result<N
     }
     Ok(Negotiated {
         version: ProtocolVersion::LATEST,
-        capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
-        server_info: result.get("_meta").and_then(|meta| meta.get(SERVER_INFO_KEY)).cloned().unwrap_or(Value::Null),
+        capabilities: capabilities_of(&result)?,
+        server_info: server_info_of(result.get("_meta").and_then(|meta| meta.get(SERVER_INFO_KEY)), SERVER_INFO_KEY)?,
         instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
     })
 }
@@ -133,12 +133,38 @@ async fn initialize(session: &Arc<Session>, version: ProtocolVersion, exact: boo
     }
     let negotiated = Negotiated {
         version: answered,
-        capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
-        server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
+        capabilities: capabilities_of(&result)?,
+        server_info: server_info_of(result.get("serverInfo"), "serverInfo")?,
         instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
     };
     // Later requests (and their HTTP headers) speak the answered version.
     let _ = session.negotiated.set(negotiated.clone());
     session.notify("notifications/initialized", Map::new())?;
     Ok(negotiated)
+}
+
+/// The server's capabilities in a handshake's `result` (none: it offers
+/// nothing); malformed ones are an error naming the field.
+fn capabilities_of(result: &Value) -> Result<ServerCapabilities, ClientError> {
+    match result.get("capabilities") {
+        None | Some(Value::Null) => Ok(ServerCapabilities::default()),
+        Some(capabilities) => serde_path_to_error::deserialize(capabilities).map_err(|error| {
+            ClientError::Malformed(format!(
+                "the server's `capabilities.{}` is malformed: {}",
+                error.path(),
+                error.inner()
+            ))
+        }),
+    }
+}
+
+/// The server's `Implementation` at `key` of a handshake (none when it sent
+/// none); a malformed one is an error naming the field.
+fn server_info_of(info: Option<&Value>, key: &str) -> Result<Option<Implementation>, ClientError> {
+    match info {
+        None | Some(Value::Null) => Ok(None),
+        Some(info) => serde_path_to_error::deserialize(info).map(Some).map_err(|error| {
+            ClientError::Malformed(format!("the server's `{key}.{}` is malformed: {}", error.path(), error.inner()))
+        }),
+    }
 }

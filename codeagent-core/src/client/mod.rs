@@ -60,8 +60,12 @@ pub use mount::{Mount, MountError};
 pub use oauth::{Assertion, ClientKey, Credential, IdentityProvider, KeyError, OAuth};
 
 use crate::log_text::escaped;
-use crate::mcp::{ProtocolVersion, ToolDefinition};
+use crate::mcp::{
+    GetPromptResult, Implementation, PromptDefinition, ProtocolVersion, ReadResourceResult, ResourceDefinition,
+    ResourceTemplateDefinition, ServerCapabilities, ToolDefinition,
+};
 use crate::schema::{HeaderParam, header_params, header_problems};
+use crate::toolbox::LogLevel;
 use session::{RequestOptions, Session};
 
 /// A connection to one MCP server. Cheap to clone; the connection closes
@@ -116,18 +120,19 @@ impl Client {
         self.negotiated().version
     }
 
-    /// The server's `Implementation` (`name`, `version`, …), as it sent it.
-    pub fn server_info(&self) -> &Value {
-        &self.negotiated().server_info
+    /// The server's `Implementation` (`name`, `version`, …): `None` when
+    /// it sent none (a 2026-07-28 server need not).
+    pub fn server_info(&self) -> Option<&Implementation> {
+        self.negotiated().server_info.as_ref()
     }
 
     /// The server's name (empty when it sent none).
     pub fn server_name(&self) -> &str {
-        self.server_info().get("name").and_then(Value::as_str).unwrap_or_default()
+        self.server_info().map_or("", |info| info.name.as_str())
     }
 
     /// The server's capabilities.
-    pub fn server_capabilities(&self) -> &Value {
+    pub fn server_capabilities(&self) -> &ServerCapabilities {
         &self.negotiated().capabilities
     }
 
@@ -192,6 +197,25 @@ impl Client {
     }
 
     /// Every item of a paginated listing: `key` of each page of `method`.
+    /// Every item of list `method` (all pages), each read as `T`; an item
+    /// that does not fit is an error naming it.
+    async fn list_typed<T: serde::de::DeserializeOwned>(&self, method: &str, key: &str) -> Result<Vec<T>, ClientError> {
+        let listed = self.list_all(method, key).await?;
+        listed
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| {
+                serde_path_to_error::deserialize(item).map_err(|error| {
+                    ClientError::Malformed(format!(
+                        "the result of {method}: `{key}[{index}].{}` is malformed: {}",
+                        error.path(),
+                        error.inner()
+                    ))
+                })
+            })
+            .collect()
+    }
+
     async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
@@ -281,18 +305,18 @@ impl Client {
             .collect()
     }
 
-    /// Every resource of the server (all pages), as listed.
-    pub async fn list_resources(&self) -> Result<Vec<Value>, ClientError> {
-        self.list_all("resources/list", "resources").await
+    /// Every resource of the server (all pages).
+    pub async fn list_resources(&self) -> Result<Vec<ResourceDefinition>, ClientError> {
+        self.list_typed("resources/list", "resources").await
     }
 
-    /// Every resource template of the server (all pages), as listed.
-    pub async fn list_resource_templates(&self) -> Result<Vec<Value>, ClientError> {
-        self.list_all("resources/templates/list", "resourceTemplates").await
+    /// Every resource template of the server (all pages).
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplateDefinition>, ClientError> {
+        self.list_typed("resources/templates/list", "resourceTemplates").await
     }
 
-    /// Reads resource `uri`: the `ReadResourceResult` (its `contents`).
-    pub async fn read_resource(&self, uri: &str) -> Result<Value, ClientError> {
+    /// Reads resource `uri`: its contents.
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
         self.read_resource_for(uri, None).await
     }
 
@@ -301,21 +325,18 @@ impl Client {
         &self,
         uri: &str,
         acting: Option<wire::Acting>,
-    ) -> Result<Value, ClientError> {
+    ) -> Result<ReadResourceResult, ClientError> {
         let result = self.request_for("resources/read", json!({ "uri": uri }), acting).await?;
-        if !result.get("contents").is_some_and(Value::is_array) {
-            return Err(ClientError::Malformed(format!("the result of reading {uri} has no `contents` array")));
-        }
-        Ok(result)
+        typed_result(result, &format!("reading {uri}"))
     }
 
-    /// Every prompt of the server (all pages), as listed.
-    pub async fn list_prompts(&self) -> Result<Vec<Value>, ClientError> {
-        self.list_all("prompts/list", "prompts").await
+    /// Every prompt of the server (all pages).
+    pub async fn list_prompts(&self) -> Result<Vec<PromptDefinition>, ClientError> {
+        self.list_typed("prompts/list", "prompts").await
     }
 
-    /// Gets prompt `name` with `arguments` (strings by name): the `GetPromptResult`.
-    pub async fn get_prompt(&self, name: &str, arguments: Map<String, Value>) -> Result<Value, ClientError> {
+    /// Gets prompt `name` with `arguments` (strings by name): its messages.
+    pub async fn get_prompt(&self, name: &str, arguments: Map<String, Value>) -> Result<GetPromptResult, ClientError> {
         self.get_prompt_for(name, arguments, None).await
     }
 
@@ -325,13 +346,10 @@ impl Client {
         name: &str,
         arguments: Map<String, Value>,
         acting: Option<wire::Acting>,
-    ) -> Result<Value, ClientError> {
+    ) -> Result<GetPromptResult, ClientError> {
         let params = json!({ "name": name, "arguments": arguments });
         let result = self.request_for("prompts/get", params, acting).await?;
-        if !result.get("messages").is_some_and(Value::is_array) {
-            return Err(ClientError::Malformed(format!("the result of prompts/get `{name}` has no `messages` array")));
-        }
-        Ok(result)
+        typed_result(result, &format!("prompts/get `{name}`"))
     }
 
     /// The completions of argument `argument` (typed so far: `value`) of
@@ -349,14 +367,22 @@ impl Client {
     /// Sets the least severe level of the log messages the server sends
     /// (legacy: `logging/setLevel`; 2026-07-28 sends it with every request,
     /// so set it on the builder, [`ClientBuilder::log_level`]).
-    pub async fn set_log_level(&self, level: &str) -> Result<(), ClientError> {
+    pub async fn set_log_level(&self, level: LogLevel) -> Result<(), ClientError> {
         if self.protocol_version().is_modern() {
             return Err(ClientError::Invalid(
                 "2026-07-28 has no logging/setLevel: give the level to ClientBuilder::log_level".into(),
             ));
         }
-        self.request("logging/setLevel", json!({ "level": level })).await.map(drop)
+        self.request("logging/setLevel", json!({ "level": level.as_str() })).await.map(drop)
     }
+}
+
+/// The result of `what` read as `T`; a field that does not fit is an error
+/// naming it.
+fn typed_result<T: serde::de::DeserializeOwned>(result: Value, what: &str) -> Result<T, ClientError> {
+    serde_path_to_error::deserialize(result).map_err(|error| {
+        ClientError::Malformed(format!("the result of {what}: `{}` is malformed: {}", error.path(), error.inner()))
+    })
 }
 
 /// A listed tool as a [`ToolDefinition`]; a tool whose icons or annotations

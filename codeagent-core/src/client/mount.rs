@@ -21,7 +21,7 @@ use tokio::task::JoinHandle;
 use super::{Client, ClientError, Listen, ServerEvent};
 use crate::log_text::escaped;
 use crate::mcp::meta::UI_META_KEY;
-use crate::mcp::{ContentBlock, ResourceContents, Role, ToolDefinition};
+use crate::mcp::{PromptDefinition, ResourceContents, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition};
 use crate::prompts::{PromptArgument, PromptMessage, PromptSpec};
 use crate::resources::ResourceSpec;
 use crate::result::ToolResult;
@@ -267,26 +267,27 @@ impl Mount {
 /// Everything a server lists, fetched before any of it is mounted.
 struct Listings {
     tools: Vec<ToolDefinition>,
-    resources: Vec<Value>,
-    templates: Vec<Value>,
-    prompts: Vec<Value>,
+    resources: Vec<ResourceDefinition>,
+    templates: Vec<ResourceTemplateDefinition>,
+    prompts: Vec<PromptDefinition>,
 }
 
 impl Mounted {
     /// Everything the server lists (nothing of what it has no capability for).
     async fn fetch(&self) -> Result<Listings, MountError> {
-        let tools = if self.has("tools") {
+        let offered = self.client.server_capabilities();
+        let tools = if offered.tools.is_some() {
             self.client.list_tools().await.map_err(|error| self.failed(error))?
         } else {
             Vec::new()
         };
-        let (resources, templates) = if self.has("resources") {
+        let (resources, templates) = if offered.resources.is_some() {
             let resources = self.client.list_resources().await.map_err(|error| self.failed(error))?;
             (resources, self.client.list_resource_templates().await.unwrap_or_default())
         } else {
             (Vec::new(), Vec::new())
         };
-        let prompts = if self.has("prompts") {
+        let prompts = if offered.prompts.is_some() {
             self.client.list_prompts().await.map_err(|error| self.failed(error))?
         } else {
             Vec::new()
@@ -332,10 +333,6 @@ impl Mounted {
         MountError::Client { prefix: self.prefix.clone(), source }
     }
 
-    fn has(&self, capability: &str) -> bool {
-        self.client.server_capabilities().get(capability).is_some_and(Value::is_object)
-    }
-
     fn uri(&self, remote: &str) -> String {
         if self.renamed { format!("{}+{remote}", self.prefix) } else { remote.to_owned() }
     }
@@ -379,7 +376,7 @@ impl Mounted {
 
     /// Replaces the mounted tools with the server's.
     async fn sync_tools(self: &Arc<Self>, first: bool) -> Result<(), MountError> {
-        if !self.has("tools") && first {
+        if self.client.server_capabilities().tools.is_none() && first {
             return Ok(());
         }
         let listed = self.client.list_tools().await.map_err(|error| self.failed(error))?;
@@ -435,7 +432,7 @@ impl Mounted {
 
     /// Replaces the mounted resources and templates with the server's.
     async fn sync_resources(self: &Arc<Self>, first: bool) -> Result<(), MountError> {
-        if !self.has("resources") {
+        if self.client.server_capabilities().resources.is_none() {
             return Ok(());
         }
         let listed = self.client.list_resources().await.map_err(|error| self.failed(error))?;
@@ -444,7 +441,12 @@ impl Mounted {
     }
 
     /// Replaces the mounted resources and templates with `listed` and `templates`.
-    fn apply_resources(self: &Arc<Self>, listed: &[Value], templates: &[Value], first: bool) -> Result<(), MountError> {
+    fn apply_resources(
+        self: &Arc<Self>,
+        listed: &[ResourceDefinition],
+        templates: &[ResourceTemplateDefinition],
+        first: bool,
+    ) -> Result<(), MountError> {
         let resources = self.toolbox.resources();
         let mut mounted = lock(&self.resources);
         if self.gone.load(Ordering::SeqCst) {
@@ -454,16 +456,20 @@ impl Mounted {
             resources.remove(gone);
         }
         mounted.clear();
-        let entries =
-            listed.iter().map(|entry| (entry, "uri")).chain(templates.iter().map(|entry| (entry, "uriTemplate")));
-        for (entry, key) in entries {
-            let Some(remote) = entry.get(key).and_then(Value::as_str) else { continue };
+        let fixed = listed.iter().map(|entry| {
+            let described = (entry.title.as_deref(), entry.description.as_deref(), entry.mime_type.as_deref());
+            (entry.uri.as_str(), entry.name.as_str(), described, true)
+        });
+        let templated = templates.iter().map(|entry| {
+            let described = (entry.title.as_deref(), entry.description.as_deref(), entry.mime_type.as_deref());
+            (entry.uri_template.as_str(), entry.name.as_str(), described, false)
+        });
+        for (remote, name, described, is_fixed) in fixed.chain(templated) {
             let address = self.uri(remote);
-            let name = entry.get("name").and_then(Value::as_str).unwrap_or(remote);
             let spec =
-                if key == "uri" { ResourceSpec::fixed(&address, name) } else { ResourceSpec::template(&address, name) };
+                if is_fixed { ResourceSpec::fixed(&address, name) } else { ResourceSpec::template(&address, name) };
             let spec = match spec {
-                Ok(spec) => describe_resource(spec, entry),
+                Ok(spec) => describe_resource(spec, described),
                 Err(error) => {
                     tracing::warn!(
                         "`{}`: the resource `{}` is not mounted: {}",
@@ -502,22 +508,21 @@ impl Mounted {
             self.remote_uri(uri).ok_or_else(|| format!("`{uri}` is not a URI of the mount `{}`", self.prefix))?;
         let acting = Some(super::wire::Acting(caller));
         let result = self.client.read_resource_for(remote, acting).await.map_err(|error| error.to_string())?;
-        let contents = result.get("contents").and_then(Value::as_array).cloned().unwrap_or_default();
-        contents
+        Ok(result
+            .contents
             .into_iter()
             .map(|mut content| {
-                if let Some(inner) = content.get("uri").and_then(Value::as_str).map(|inner| self.uri(inner)) {
-                    content["uri"] = Value::from(inner);
+                match &mut content {
+                    ResourceContents::Text { uri, .. } | ResourceContents::Blob { uri, .. } => *uri = self.uri(uri),
                 }
-                serde_json::from_value(content)
-                    .map_err(|error| format!("the server sent contents that are not MCP: {error}"))
+                content
             })
-            .collect()
+            .collect())
     }
 
     /// Replaces the mounted prompts with the server's.
     async fn sync_prompts(self: &Arc<Self>, first: bool) -> Result<(), MountError> {
-        if !self.has("prompts") {
+        if self.client.server_capabilities().prompts.is_none() {
             return Ok(());
         }
         let listed = self.client.list_prompts().await.map_err(|error| self.failed(error))?;
@@ -525,7 +530,7 @@ impl Mounted {
     }
 
     /// Replaces the mounted prompts with `listed`.
-    fn apply_prompts(self: &Arc<Self>, listed: Vec<Value>, first: bool) -> Result<(), MountError> {
+    fn apply_prompts(self: &Arc<Self>, listed: Vec<PromptDefinition>, first: bool) -> Result<(), MountError> {
         let prompts = self.toolbox.prompts();
         let mut mounted = lock(&self.prompts);
         if self.gone.load(Ordering::SeqCst) {
@@ -536,23 +541,22 @@ impl Mounted {
         }
         mounted.clear();
         for entry in listed {
-            let Some(remote) = entry.get("name").and_then(Value::as_str).map(str::to_owned) else { continue };
+            let remote = entry.name;
             let name = self.name(&remote);
             let mut spec = PromptSpec::new(&name);
-            if let Some(title) = entry.get("title").and_then(Value::as_str) {
+            if let Some(title) = &entry.title {
                 spec = spec.with_title(title);
             }
-            if let Some(description) = entry.get("description").and_then(Value::as_str) {
+            if let Some(description) = &entry.description {
                 spec = spec.with_description(description);
             }
-            for argument in entry.get("arguments").and_then(Value::as_array).into_iter().flatten() {
-                let Some(argument_name) = argument.get("name").and_then(Value::as_str) else { continue };
-                let mut declared = if argument.get("required").and_then(Value::as_bool) == Some(true) {
-                    PromptArgument::required(argument_name)
+            for argument in &entry.arguments {
+                let mut declared = if argument.required == Some(true) {
+                    PromptArgument::required(&argument.name)
                 } else {
-                    PromptArgument::optional(argument_name)
+                    PromptArgument::optional(&argument.name)
                 };
-                if let Some(description) = argument.get("description").and_then(Value::as_str) {
+                if let Some(description) = &argument.description {
                     declared = declared.with_description(description);
                 }
                 spec = spec.with_argument(declared);
@@ -591,28 +595,21 @@ async fn get_prompt(
 ) -> Result<Vec<PromptMessage>, String> {
     let acting = Some(super::wire::Acting(caller));
     let result = client.get_prompt_for(remote, arguments, acting).await.map_err(|error| error.to_string())?;
-    let messages = result.get("messages").and_then(Value::as_array).cloned().unwrap_or_default();
-    messages
-        .into_iter()
-        .map(|message| {
-            let role: Role = serde_json::from_value(message["role"].clone())
-                .map_err(|error| format!("a prompt message's role is not MCP: {error}"))?;
-            let content: ContentBlock = serde_json::from_value(message["content"].clone())
-                .map_err(|error| format!("a prompt message's content is not MCP: {error}"))?;
-            Ok(PromptMessage::new(role, content))
-        })
-        .collect()
+    Ok(result.messages)
 }
 
 /// The listing's title, description and MIME type on `spec`.
-fn describe_resource(mut spec: ResourceSpec, entry: &Value) -> ResourceSpec {
-    if let Some(title) = entry.get("title").and_then(Value::as_str) {
+fn describe_resource(
+    mut spec: ResourceSpec,
+    (title, description, mime_type): (Option<&str>, Option<&str>, Option<&str>),
+) -> ResourceSpec {
+    if let Some(title) = title {
         spec = spec.with_title(title);
     }
-    if let Some(description) = entry.get("description").and_then(Value::as_str) {
+    if let Some(description) = description {
         spec = spec.with_description(description);
     }
-    if let Some(mime_type) = entry.get("mimeType").and_then(Value::as_str) {
+    if let Some(mime_type) = mime_type {
         spec = spec.with_mime_type(mime_type);
     }
     spec

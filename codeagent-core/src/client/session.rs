@@ -20,11 +20,12 @@ use super::events::{Progress, ServerEvent};
 use super::handlers::Handlers;
 use super::wire::{Inbound, Outgoing, Wire};
 use crate::log_text::escaped;
-use crate::mcp::ProtocolVersion;
 use crate::mcp::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY,
     SUBSCRIPTION_ID_KEY, TASKS_EXTENSION,
 };
+use crate::mcp::{Implementation, ProtocolVersion, ServerCapabilities};
+use crate::toolbox::LogLevel;
 
 /// JSON-RPC: the method does not exist.
 const METHOD_NOT_FOUND: i64 = -32601;
@@ -42,8 +43,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[derive(Clone, Debug)]
 pub(crate) struct Negotiated {
     pub(crate) version: ProtocolVersion,
-    pub(crate) capabilities: Value,
-    pub(crate) server_info: Value,
+    pub(crate) capabilities: ServerCapabilities,
+    pub(crate) server_info: Option<Implementation>,
     pub(crate) instructions: Option<String>,
 }
 
@@ -53,7 +54,7 @@ pub(crate) struct Settings {
     pub(crate) client_info: Value,
     pub(crate) timeout: Duration,
     pub(crate) input_rounds: usize,
-    pub(crate) log_level: Option<String>,
+    pub(crate) log_level: Option<LogLevel>,
     /// Whether the client declares the tasks extension (and follows tasks).
     pub(crate) tasks: bool,
 }

@@ -11,11 +11,13 @@
 //! - the official 2026-07-28 examples parse into our types and serialise back
 //!   to the same JSON;
 //! - `ToolResult` -> MCP -> `ToolResult` round trips, and foreign MCP results;
-//! - invalid content is refused, naming the field.
+//! - invalid content is refused, naming the field;
+//! - the typed listings and results the client returns fit every version.
 
 mod checker;
 mod errors;
 mod examples;
+mod listings;
 mod lowering;
 mod matrix;
 mod sent_once;

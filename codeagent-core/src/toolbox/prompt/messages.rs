@@ -1,58 +1,10 @@
 //! The messages a prompt returns, and what lowers into them.
 
-use serde_json::{Value, json};
-
 use super::PromptError;
-use crate::mcp::{ContentBlock, ProtocolVersion, Role};
+use crate::mcp::{ContentBlock, Role};
 use crate::output::{Image, Text};
 
-/// One message of a prompt: who says it and what.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PromptMessage {
-    role: Role,
-    content: ContentBlock,
-}
-
-impl PromptMessage {
-    /// A message from `role` with `content` (text, image, audio, an embedded
-    /// resource or a resource link).
-    pub fn new(role: Role, content: ContentBlock) -> Self {
-        PromptMessage { role, content }
-    }
-
-    /// A text message from the user.
-    pub fn user(text: impl Into<String>) -> Self {
-        PromptMessage::new(Role::User, ContentBlock::text(text))
-    }
-
-    /// A text message from the assistant.
-    pub fn assistant(text: impl Into<String>) -> Self {
-        PromptMessage::new(Role::Assistant, ContentBlock::text(text))
-    }
-
-    /// Who says it.
-    pub fn role(&self) -> Role {
-        self.role
-    }
-
-    /// What is said.
-    pub fn content(&self) -> &ContentBlock {
-        &self.content
-    }
-
-    /// The text, when the content is text.
-    pub fn text(&self) -> Option<&str> {
-        match &self.content {
-            ContentBlock::Text(text) => Some(&text.text),
-            _ => None,
-        }
-    }
-
-    /// The message as `version` sends it.
-    pub fn into_wire(self, version: ProtocolVersion) -> Value {
-        json!({ "role": self.role, "content": self.content.into_wire(version) })
-    }
-}
+pub use crate::mcp::PromptMessage;
 
 /// A value a prompt can return: lowered into its messages.
 #[diagnostic::on_unimplemented(
