@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use codeagent::agent::{Agent, AgentEvent, ModelClient, parse_spec};
 use codeagent::prelude::*;
-use codeagent::{Kind, ToolResultEvent};
+use codeagent::{ArtifactKind, ToolResultEvent};
 use futures_util::StreamExt;
 use serde::Serialize;
 
@@ -70,11 +70,11 @@ fn render(event: &ToolResultEvent) -> String {
     let mark = if event.is_error { "✗" } else { "✓" };
     let Some(artifact) = event.artifact() else { return format!("{mark} {}: {}", event.name, event.value) };
     let body = match artifact.kind() {
-        Kind::Table => {
+        ArtifactKind::Table => {
             let rows = artifact.payload()["df"]["rows"].as_array().map_or(0, Vec::len);
             format!("a table of {rows} rows\n{}", event.value)
         }
-        Kind::Image => {
+        ArtifactKind::Image => {
             let images = artifact.payload()["images"].as_array().cloned().unwrap_or_default();
             let sizes: Vec<String> = images
                 .iter()
@@ -88,7 +88,7 @@ fn render(event: &ToolResultEvent) -> String {
                 .collect();
             format!("image {}", sizes.join(", "))
         }
-        Kind::Error => format!("error: {}", artifact.payload_str("message").unwrap_or(&event.value)),
+        ArtifactKind::Error => format!("error: {}", artifact.payload_str("message").unwrap_or(&event.value)),
         _ => event.value.clone(),
     };
     format!("{mark} {}: {body}", event.name)

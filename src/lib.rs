@@ -4,8 +4,8 @@ pub use codeagent_core::mcp::ProtocolVersion;
 pub use codeagent_core::server::{Serve, Server};
 pub use codeagent_core::toolbox::{Context, Toolbox};
 pub use codeagent_core::{
-    Artifact, ArtifactRef, Channels, Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Kind, Output, Status,
-    Table, Text, ToolError, ToolResult, ToolResultEvent, Versions,
+    Artifact, ArtifactKind, ArtifactRef, ArtifactStatus, ArtifactVersions, Channels, Code, Column, ColumnType, Diff,
+    Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult, ToolResultEvent,
 };
 pub use codeagent_core::{access, artifact, display, mcp, output, result, server, toolbox, ui, uri_template};
 pub use codeagent_core::{ask, completion, prompts, resources, schema, tools};

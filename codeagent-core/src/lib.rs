@@ -87,7 +87,9 @@ pub mod ui;
 pub use codeagent_uri_template as uri_template;
 
 pub use access::Channels;
-pub use artifact::{Artifact, ArtifactRef, Kind, Status, Versions};
+pub use artifact::{
+    Artifact, ArtifactRef, Kind as ArtifactKind, Status as ArtifactStatus, Versions as ArtifactVersions,
+};
 pub use output::{Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError};
 pub use random::RandomError;
 pub use result::{ToolResult, ToolResultEvent};

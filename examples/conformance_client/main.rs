@@ -15,8 +15,8 @@ use std::process::ExitCode;
 
 use codeagent::ProtocolVersion;
 use codeagent::client::{
-    Assertion, Client, ClientError, ClientKey, Credential, ElicitAnswer, Elicitation, Handlers, IdentityProvider,
-    OAuth, Protocol, Root,
+    Assertion, Client, ClientError, ClientKey, Credential, ElicitAnswer, ElicitationRequest, Handlers,
+    IdentityProvider, OAuth, Protocol, Root,
 };
 use serde_json::{Map, Value, json};
 
@@ -63,7 +63,7 @@ async fn connect(url: &str, version: ProtocolVersion, handlers: Handlers) -> Res
 /// The person at this client accepts every form with its defaults, and
 /// ticks every box that has none.
 fn accepting() -> Handlers {
-    Handlers::new().on_elicitation(|question: Elicitation| async move {
+    Handlers::new().on_elicitation(|question: ElicitationRequest| async move {
         let mut content = question.defaults();
         let properties =
             question.requested_schema().and_then(|schema| schema.get("properties")).and_then(Value::as_object);

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use codeagent::client::{Client, ElicitAnswer, Handlers, MountError, Protocol, Root, Sampling};
+use codeagent::client::{Client, ElicitAnswer, Handlers, MountError, Protocol, Root, SamplingRequest};
 use codeagent::{ProtocolVersion, Server, Toolbox};
 use serde_json::{Map, json};
 
@@ -81,7 +81,7 @@ async fn progress_cancellation_and_questions_pass_through() {
     let count = Arc::clone(&asked);
     let handlers = Handlers::new()
         .with_roots(vec![Root::new(demo_root())])
-        .on_sampling(|_request: Sampling| async { Ok(Sampling::text_answer("mock", "demo-app")) })
+        .on_sampling(|_request: SamplingRequest| async { Ok(SamplingRequest::text_answer("mock", "demo-app")) })
         .on_elicitation(move |_question| {
             *count.lock().unwrap() += 1;
             async { ElicitAnswer::Accept(serde_json::from_value(json!({"accept": true})).unwrap()) }

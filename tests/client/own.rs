@@ -4,7 +4,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use codeagent::client::{Client, ClientError, ElicitAnswer, Handlers, Listen, Protocol, Root, Sampling, ServerEvent};
+use codeagent::client::{
+    Client, ClientError, ElicitAnswer, Handlers, Listen, Protocol, Root, SamplingRequest, ServerEvent,
+};
 use codeagent::server::http::HttpOptions;
 use codeagent::{ProtocolVersion, Server, Toolbox};
 use serde_json::json;
@@ -152,7 +154,7 @@ async fn questions_are_answered_by_handlers_in_both_eras() {
     let record = Arc::clone(&asked);
     let handlers = Handlers::new()
         .with_roots(vec![Root::new(demo_root())])
-        .on_sampling(|_request: Sampling| async { Ok(Sampling::text_answer("mock", "demo-app")) })
+        .on_sampling(|_request: SamplingRequest| async { Ok(SamplingRequest::text_answer("mock", "demo-app")) })
         .on_elicitation(move |question| {
             record.lock().unwrap().push(question.message().to_owned());
             async { ElicitAnswer::Accept(serde_json::from_value(json!({"accept": true})).unwrap()) }

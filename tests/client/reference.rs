@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use codeagent::ProtocolVersion;
-use codeagent::client::{Client, ElicitAnswer, Handlers, Listen, Protocol, Root, Sampling, ServerEvent};
+use codeagent::client::{Client, ElicitAnswer, Handlers, Listen, Protocol, Root, SamplingRequest, ServerEvent};
 use codeagent::mcp::{PromptMessage, ResourceContents};
 use codeagent::toolbox::LogLevel;
 use serde_json::{Map, Value, json};
@@ -75,10 +75,10 @@ fn answering(roots: Vec<Root>) -> (Handlers, Arc<Mutex<Asked>>) {
             content.insert("integer".into(), json!(42));
             async move { ElicitAnswer::Accept(content) }
         })
-        .on_sampling(move |request: Sampling| {
+        .on_sampling(move |request: SamplingRequest| {
             let text = request.last_text().unwrap_or_default().to_owned();
             sampled.lock().unwrap().samplings.push(text);
-            async { Ok(Sampling::text_answer("mock-model", "a sampled answer")) }
+            async { Ok(SamplingRequest::text_answer("mock-model", "a sampled answer")) }
         })
         .on_roots(move || {
             rooted.lock().unwrap().roots += 1;

@@ -15,17 +15,28 @@ use crate::toolbox::Context;
 /// The future a handler returns.
 pub type HandlerFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
-type Elicit = Arc<dyn Fn(Elicitation) -> HandlerFuture<ElicitAnswer> + Send + Sync>;
-type Sample = Arc<dyn Fn(Sampling) -> HandlerFuture<Result<Value, String>> + Send + Sync>;
+type Elicit = Arc<dyn Fn(ElicitationRequest) -> HandlerFuture<ElicitAnswer> + Send + Sync>;
+type Sample = Arc<dyn Fn(SamplingRequest) -> HandlerFuture<Result<Value, String>> + Send + Sync>;
 type Roots = Arc<dyn Fn() -> HandlerFuture<Vec<Root>> + Send + Sync>;
 
-/// A question for the person at the client: `elicitation/create`.
+/// A question for the person at the client: an `elicitation/create`
+/// request (the answer is an [`ElicitAnswer`]).
 #[derive(Clone, Debug)]
-pub struct Elicitation {
+pub struct ElicitationRequest {
     params: Map<String, Value>,
 }
 
-impl Elicitation {
+impl ElicitationRequest {
+    /// The request of `params`, which must hold the question (`message`, a
+    /// string); what is wrong otherwise.
+    pub(crate) fn from_params(params: Map<String, Value>) -> Result<ElicitationRequest, String> {
+        match params.get("message") {
+            Some(Value::String(_)) => Ok(ElicitationRequest { params }),
+            Some(_) => Err("elicitation/create: `message` must be a string".to_owned()),
+            None => Err("elicitation/create: `message` is missing".to_owned()),
+        }
+    }
+
     /// The question the server asks.
     pub fn message(&self) -> &str {
         self.params.get("message").and_then(Value::as_str).unwrap_or_default()
@@ -58,7 +69,7 @@ impl Elicitation {
     }
 }
 
-/// The person's answer to an [`Elicitation`].
+/// The person's answer to an [`ElicitationRequest`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitAnswer {
     /// The form filled in (empty for a URL visited).
@@ -71,7 +82,7 @@ pub enum ElicitAnswer {
 
 impl ElicitAnswer {
     /// Accepts `elicitation` with the defaults of its form.
-    pub fn accept_defaults(elicitation: &Elicitation) -> ElicitAnswer {
+    pub fn accept_defaults(elicitation: &ElicitationRequest) -> ElicitAnswer {
         ElicitAnswer::Accept(elicitation.defaults())
     }
 
@@ -85,13 +96,24 @@ impl ElicitAnswer {
     }
 }
 
-/// A request for a model's completion: `sampling/createMessage`.
+/// A request for a model's completion: a `sampling/createMessage` request
+/// (answered with a `CreateMessageResult`, [`SamplingRequest::text_answer`]).
 #[derive(Clone, Debug)]
-pub struct Sampling {
+pub struct SamplingRequest {
     params: Map<String, Value>,
 }
 
-impl Sampling {
+impl SamplingRequest {
+    /// The request of `params`, which must hold the conversation
+    /// (`messages`, an array); what is wrong otherwise.
+    pub(crate) fn from_params(params: Map<String, Value>) -> Result<SamplingRequest, String> {
+        match params.get("messages") {
+            Some(Value::Array(_)) => Ok(SamplingRequest { params }),
+            Some(_) => Err("sampling/createMessage: `messages` must be an array".to_owned()),
+            None => Err("sampling/createMessage: `messages` is missing".to_owned()),
+        }
+    }
+
     /// The conversation to complete, as the server sent it.
     pub fn messages(&self) -> &[Value] {
         self.params.get("messages").and_then(Value::as_array).map_or(&[], Vec::as_slice)
@@ -123,36 +145,7 @@ impl Sampling {
     }
 }
 
-/// A directory or file the client offers the server (`roots/list`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Root {
-    /// A `file://` URI.
-    pub uri: String,
-    /// A name to show, if any.
-    pub name: Option<String>,
-}
-
-impl Root {
-    /// The root at `uri`.
-    pub fn new(uri: impl Into<String>) -> Root {
-        Root { uri: uri.into(), name: None }
-    }
-
-    /// Names the root.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Root {
-        self.name = Some(name.into());
-        self
-    }
-
-    fn to_wire(&self) -> Value {
-        let mut root = json!({ "uri": self.uri });
-        if let Some(name) = &self.name {
-            root["name"] = Value::from(name.as_str());
-        }
-        root
-    }
-}
+pub use crate::mcp::Root;
 
 /// The handlers a client answers the server's questions with. Each one it
 /// has is declared as a client capability; a question without a handler is
@@ -160,12 +153,12 @@ impl Root {
 /// [`ClientError::Unanswerable`](super::ClientError::Unanswerable)).
 ///
 /// ```
-/// use codeagent_core::client::{ElicitAnswer, Handlers, Root, Sampling};
+/// use codeagent_core::client::{ElicitAnswer, Handlers, Root, SamplingRequest};
 ///
 /// let handlers = Handlers::new()
 ///     .on_elicitation(|question| async move { ElicitAnswer::accept_defaults(&question) })
 ///     .on_sampling(|request| async move {
-///         Ok(Sampling::text_answer("echo", request.last_text().unwrap_or_default()))
+///         Ok(SamplingRequest::text_answer("echo", request.last_text().unwrap_or_default()))
 ///     })
 ///     .with_roots(vec![Root::new("file:///tmp/project")]);
 /// assert_eq!(handlers.capabilities()["roots"]["listChanged"], false);
@@ -247,7 +240,7 @@ impl Handlers {
     #[must_use]
     pub fn on_elicitation<F, Fut>(mut self, handler: F) -> Handlers
     where
-        F: Fn(Elicitation) -> Fut + Send + Sync + 'static,
+        F: Fn(ElicitationRequest) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ElicitAnswer> + Send + 'static,
     {
         self.elicit = Some(Arc::new(move |question| Box::pin(handler(question))));
@@ -259,7 +252,7 @@ impl Handlers {
     #[must_use]
     pub fn on_sampling<F, Fut>(mut self, handler: F) -> Handlers
     where
-        F: Fn(Sampling) -> Fut + Send + Sync + 'static,
+        F: Fn(SamplingRequest) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Value, String>> + Send + 'static,
     {
         self.sample = Some(Arc::new(move |request| Box::pin(handler(request))));
@@ -300,32 +293,91 @@ impl Handlers {
     }
 
     /// Answers the question `method` with `params`: its result, or `None`
-    /// without a handler for it; `Err` when the handler refuses.
-    pub(crate) async fn answer(&self, method: &str, params: Map<String, Value>) -> Option<Result<Value, String>> {
+    /// without a handler for it; `Err` when the question is malformed or the
+    /// handler refuses.
+    pub(crate) async fn answer(&self, method: &str, params: Map<String, Value>) -> Option<Result<Value, Refusal>> {
         if let Some(callers) = &self.forward {
             if !matches!(method, "elicitation/create" | "sampling/createMessage" | "roots/list") {
                 return None;
             }
             let Some(caller) = callers.latest() else {
-                return Some(Err(format!("no call of a mounted tool is running to pass `{method}` on to")));
+                return Some(Err(Refusal::Refused(format!(
+                    "no call of a mounted tool is running to pass `{method}` on to"
+                ))));
             };
-            return Some(caller.forward_question(method, params).await.map_err(|error| error.to_string()));
+            return Some(
+                caller.forward_question(method, params).await.map_err(|error| Refusal::Refused(error.to_string())),
+            );
         }
         match method {
             "elicitation/create" => {
                 let handler = self.elicit.as_ref()?;
-                Some(Ok(handler(Elicitation { params }).await.to_wire()))
+                match ElicitationRequest::from_params(params) {
+                    Ok(request) => Some(Ok(handler(request).await.to_wire())),
+                    Err(problem) => Some(Err(Refusal::Invalid(problem))),
+                }
             }
             "sampling/createMessage" => {
                 let handler = self.sample.as_ref()?;
-                Some(handler(Sampling { params }).await)
+                match SamplingRequest::from_params(params) {
+                    Ok(request) => Some(handler(request).await.map_err(Refusal::Refused)),
+                    Err(problem) => Some(Err(Refusal::Invalid(problem))),
+                }
             }
             "roots/list" => {
                 let handler = self.roots.as_ref()?;
-                let roots: Vec<Value> = handler().await.iter().map(Root::to_wire).collect();
+                let roots = handler().await;
                 Some(Ok(json!({ "roots": roots })))
             }
             _ => None,
         }
+    }
+}
+
+/// Why a question of the server is not answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// The question is malformed (`-32602` to a legacy server): what is wrong.
+    Invalid(String),
+    /// The handler, or the caller a question is passed on to, refused: why.
+    Refused(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Invalid(problem) | Refusal::Refused(problem) => f.write_str(problem),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[tokio::test]
+    async fn a_malformed_question_is_refused_naming_the_field_never_answered_with_a_default() {
+        let handlers = Handlers::new()
+            .on_elicitation(|question| async move { ElicitAnswer::accept_defaults(&question) })
+            .on_sampling(
+                |request| async move { Ok(SamplingRequest::text_answer("m", request.last_text().unwrap_or("?"))) },
+            );
+        let missing = handlers.answer("elicitation/create", params(json!({ "requestedSchema": {} }))).await;
+        assert_eq!(missing, Some(Err(Refusal::Invalid("elicitation/create: `message` is missing".into()))));
+        let wrong = handlers.answer("elicitation/create", params(json!({ "message": 5 }))).await;
+        assert_eq!(wrong, Some(Err(Refusal::Invalid("elicitation/create: `message` must be a string".into()))));
+        let wrong = handlers.answer("sampling/createMessage", params(json!({ "messages": "hi" }))).await;
+        assert_eq!(wrong, Some(Err(Refusal::Invalid("sampling/createMessage: `messages` must be an array".into()))));
+
+        let asked = json!({ "message": "Go?", "requestedSchema": { "properties": { "go": { "default": true } } } });
+        let answer = handlers.answer("elicitation/create", params(asked)).await;
+        assert_eq!(answer, Some(Ok(json!({ "action": "accept", "content": { "go": true } }))));
+        let roots = Handlers::new().with_roots(vec![Root::new("file:///p").with_name("p")]);
+        let listed = roots.answer("roots/list", Map::new()).await;
+        assert_eq!(listed, Some(Ok(json!({ "roots": [{ "uri": "file:///p", "name": "p" }] }))));
     }
 }

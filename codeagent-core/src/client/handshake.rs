@@ -10,11 +10,9 @@ use serde_json::{Map, Value, json};
 use super::ClientError;
 use super::session::{Negotiated, RequestOptions, Session};
 use crate::log_text::escaped;
+use crate::mcp::codes::UNSUPPORTED_PROTOCOL_VERSION;
 use crate::mcp::meta::SERVER_INFO_KEY;
 use crate::mcp::{Implementation, ProtocolVersion, ServerCapabilities};
-
-/// JSON-RPC error of 2026-07-28: the request's protocol version is not supported.
-const UNSUPPORTED_VERSION: i64 = -32022;
 
 /// How long a server gets to answer `server/discover` before it is taken
 /// for one that ignores what it does not know.
@@ -71,7 +69,7 @@ pub(crate) async fn handshake(session: &Arc<Session>, protocol: Protocol) -> Res
 /// The versions a `-32022` (unsupported protocol version) error says the
 /// server supports, those this client speaks: `None` for any other error.
 fn offered(error: &ClientError) -> Option<Vec<ProtocolVersion>> {
-    let ClientError::Rpc { code: UNSUPPORTED_VERSION, data, .. } = error else { return None };
+    let ClientError::Rpc { code: UNSUPPORTED_PROTOCOL_VERSION, data, .. } = error else { return None };
     let supported = data.as_ref()?.get("supported")?.as_array()?;
     Some(supported.iter().filter_map(Value::as_str).filter_map(|version| version.parse().ok()).collect())
 }

@@ -52,7 +52,7 @@ pub use builder::{ClientBuilder, DEFAULT_INPUT_ROUNDS, DEFAULT_MAX_MESSAGE_SIZE,
 pub use call::{CallOutput, CallRequest};
 pub use error::ClientError;
 pub use events::{Progress, ServerEvent};
-pub use handlers::{ElicitAnswer, Elicitation, HandlerFuture, Handlers, Root, Sampling};
+pub use handlers::{ElicitAnswer, ElicitationRequest, HandlerFuture, Handlers, Root, SamplingRequest};
 pub use handshake::Protocol;
 pub use lines::INHERITED_ENV;
 pub use listen::{Listen, Listening};

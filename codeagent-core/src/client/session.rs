@@ -17,20 +17,16 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::ClientError;
 use super::events::{Progress, ServerEvent};
-use super::handlers::Handlers;
+use super::handlers::{Handlers, Refusal};
 use super::wire::{Inbound, Outgoing, Wire};
 use crate::log_text::escaped;
+use crate::mcp::codes::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use crate::mcp::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY,
     SUBSCRIPTION_ID_KEY, TASKS_EXTENSION,
 };
 use crate::mcp::{Implementation, ProtocolVersion, ServerCapabilities};
 use crate::toolbox::LogLevel;
-
-/// JSON-RPC: the method does not exist.
-const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC: an internal error.
-const INTERNAL_ERROR: i64 = -32603;
 
 /// What a caller is told of one request's progress.
 pub(crate) type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;
@@ -232,7 +228,7 @@ impl Session {
             let asked_params = question.get("params").and_then(Value::as_object).cloned().unwrap_or_default();
             let answer = match self.handlers.answer(&asked, asked_params).await {
                 None => return Err(ClientError::Unanswerable { method: asked }),
-                Some(Err(reason)) => return Err(ClientError::Refused { method: asked, reason }),
+                Some(Err(refusal)) => return Err(ClientError::Refused { method: asked, reason: refusal.to_string() }),
                 Some(Ok(answer)) => answer,
             };
             answers.insert(key, answer);
@@ -426,7 +422,13 @@ impl Session {
             let mut message = json!({ "jsonrpc": "2.0", "id": id });
             match answer {
                 Some(Ok(result)) => message["result"] = result,
-                Some(Err(reason)) => message["error"] = json!({ "code": INTERNAL_ERROR, "message": reason }),
+                Some(Err(Refusal::Invalid(problem))) => {
+                    message["error"] =
+                        json!({ "code": INVALID_PARAMS, "message": format!("Invalid params: {problem}") });
+                }
+                Some(Err(Refusal::Refused(reason))) => {
+                    message["error"] = json!({ "code": INTERNAL_ERROR, "message": reason });
+                }
                 None => {
                     message["error"] = json!({
                         "code": METHOD_NOT_FOUND,

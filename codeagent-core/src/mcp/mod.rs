@@ -3,6 +3,7 @@
 
 mod annotations;
 mod call_result;
+pub mod codes;
 pub(crate) use call_result::restore_from_structured;
 mod content;
 mod error;
@@ -12,6 +13,7 @@ pub mod meta;
 mod method;
 mod prompt;
 mod resource;
+mod root;
 mod tool;
 mod version;
 mod wire;
@@ -27,6 +29,7 @@ pub use meta::ARTIFACT_META_KEY;
 pub use method::{Method, Notification};
 pub use prompt::{GetPromptResult, PromptArgumentDefinition, PromptDefinition, PromptMessage};
 pub use resource::{ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition};
+pub use root::Root;
 pub use tool::{ToolAnnotations, ToolDefinition};
 pub use version::{ProtocolVersion, UnsupportedVersion};
 pub use wire::{LOWERED_AUDIO_URI, output_schema_for};

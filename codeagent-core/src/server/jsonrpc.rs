@@ -5,25 +5,10 @@ use serde_json::{Map, Value};
 use super::outgoing::Outgoing;
 use crate::raw_json::RawParts;
 
-/// Invalid JSON was received.
-pub const PARSE_ERROR: i64 = -32700;
-/// The JSON sent is not a valid request object.
-pub const INVALID_REQUEST: i64 = -32600;
-/// The method does not exist or is not available.
-pub const METHOD_NOT_FOUND: i64 = -32601;
-/// Invalid method parameters.
-pub const INVALID_PARAMS: i64 = -32602;
-/// An internal error.
-pub const INTERNAL_ERROR: i64 = -32603;
-/// A resource that does not exist (2024-11-05 to 2025-11-25; 2026-07-28
-/// answers [`INVALID_PARAMS`] instead, SEP-2164).
-pub const RESOURCE_NOT_FOUND: i64 = -32002;
-/// An HTTP header does not match the body (2026-07-28).
-pub const HEADER_MISMATCH: i64 = -32020;
-/// The client lacks a capability the request needs (2026-07-28).
-pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
-/// The request's protocol version is not supported (2026-07-28).
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+pub use crate::mcp::codes::{
+    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY,
+    PARSE_ERROR, RESOURCE_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION,
+};
 
 /// A JSON-RPC error object.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -74,8 +74,10 @@ pub(crate) fn a_wrapped_result_carries_its_text_in_the_artifact() {
 pub(crate) fn an_artifact_that_differs_from_the_structured_content_is_sent_whole() {
     // A hand-made result whose table is not its structured content keeps both.
     let df = json!({"columns": [{"name": "a", "type": "integer"}], "rows": [[1]]});
-    let artifact =
-        codeagent_core::Artifact::new(codeagent_core::Kind::Table, json!({"df": df}).as_object().unwrap().clone());
+    let artifact = codeagent_core::Artifact::new(
+        codeagent_core::ArtifactKind::Table,
+        json!({"df": df}).as_object().unwrap().clone(),
+    );
     let result = ToolResult::new("1 row").with_artifact(artifact).with_extra(
         "mcp",
         json!({"content": [{"type": "text", "text": "1 row"}], "structuredContent": {"other": true}}),
