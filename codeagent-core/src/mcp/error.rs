@@ -32,3 +32,17 @@ impl InvalidContent {
         &self.problem
     }
 }
+
+/// What kind of JSON value `value` is, for an error message that names what
+/// was found ("an object", "a number").
+pub(crate) fn json_type(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

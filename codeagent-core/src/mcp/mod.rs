@@ -23,6 +23,7 @@ pub use call_result::{CallToolResult, IntoContent};
 pub(crate) use content::checked_uri;
 pub use content::{ContentBlock, EmbeddedResource, MediaContent, ResourceContents, ResourceLink, TextContent};
 pub use error::InvalidContent;
+pub(crate) use error::json_type;
 pub use icon::{Icon, Theme};
 pub use implementation::{Implementation, ListCapability, ResourcesCapability, ServerCapabilities};
 pub use meta::ARTIFACT_META_KEY;

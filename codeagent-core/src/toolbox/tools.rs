@@ -13,7 +13,7 @@ use super::run::CatchPanic;
 use super::started::StartedCall;
 use super::unknown::{self, UnknownArguments};
 use super::{Context, Tool, Toolbox};
-use crate::mcp::{ProtocolVersion, ToolDefinition};
+use crate::mcp::{ProtocolVersion, ToolDefinition, json_type};
 use crate::result::ToolResult;
 
 /// The tools of a [`Toolbox`], in the order they were added, shared by
@@ -169,16 +169,5 @@ impl<'a> Tools<'a> {
         let config = &self.toolbox.config;
         let wire = tools_wire(&tools, version, config.schemas);
         wire_page_of(version, "tools", wire, cursor, config.page_size, config.cache)
-    }
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -5,6 +5,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
+use crate::mcp::json_type;
 use crate::mcp::meta::PROGRESS_TOKEN_KEY;
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 
@@ -22,14 +23,14 @@ pub(super) fn check_meta(params: &Map<String, Value>) -> Result<(), RpcError> {
     let meta = match params.get("_meta") {
         None | Some(Value::Null) => return Ok(()),
         Some(Value::Object(meta)) => meta,
-        Some(other) => return Err(invalid_field("_meta", &format!("must be an object, not {}", kind(other)))),
+        Some(other) => return Err(invalid_field("_meta", &format!("must be an object, not {}", json_type(other)))),
     };
     match meta.get(PROGRESS_TOKEN_KEY) {
         None | Some(Value::String(_)) => Ok(()),
         Some(Value::Number(number)) if number.is_i64() || number.is_u64() => Ok(()),
         Some(other) => Err(invalid_field(
             &format!("_meta.{PROGRESS_TOKEN_KEY}"),
-            &format!("must be a string or an integer, not {}", kind(other)),
+            &format!("must be a string or an integer, not {}", json_type(other)),
         )),
     }
 }
@@ -42,18 +43,6 @@ pub(super) fn decode<T: DeserializeOwned>(field: &str, value: &Value) -> Result<
         let at = if path == "." { field.to_owned() } else { format!("{field}.{path}") };
         invalid_field(&at, &format!("is malformed: {}", error.inner()))
     })
-}
-
-/// What kind of JSON value `value` is, for an error message.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]
