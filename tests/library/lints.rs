@@ -85,14 +85,21 @@ fn everything(
 
 /// Async, with the context by value and a unit return.
 #[tool]
-async fn notify(message: String, ctx: Context) {
+async fn notify(
+    /// The message to log.
+    message: String,
+    ctx: Context,
+) {
     tokio::task::yield_now().await;
     ctx.info(message);
 }
 
 /// Async, returning a typed output.
 #[tool(destructive = false, open_world = false)]
-async fn table(rows: Vec<Point>) -> Result<Table, ToolError> {
+async fn table(
+    /// The points, one row each.
+    rows: Vec<Point>,
+) -> Result<Table, ToolError> {
     tokio::task::yield_now().await;
     Table::from_rows(&rows)
 }
@@ -105,7 +112,10 @@ fn version() -> &'static str {
 
 /// A raw identifier.
 #[tool]
-fn r#type(r#type: String) -> String {
+fn r#type(
+    /// The text to echo.
+    r#type: String,
+) -> String {
     r#type
 }
 
@@ -118,7 +128,11 @@ struct Counter {
 impl Counter {
     /// Count a hit.
     #[tool]
-    fn hit(&self, by: Option<u64>) -> u64 {
+    fn hit(
+        &self,
+        /// How many hits to count (default 1).
+        by: Option<u64>,
+    ) -> u64 {
         let by = by.unwrap_or(1);
         self.hits.fetch_add(by, Ordering::SeqCst) + by
     }

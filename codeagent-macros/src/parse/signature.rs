@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, Pat, Type};
 
-use super::docs::doc_text;
+use super::docs::{doc_text, has_description, names_key};
 use super::keys::Located;
 use super::rename::serde_rename;
 use crate::names::unraw;
@@ -122,6 +122,29 @@ impl<'a> Param<'a> {
                 (unraw(&ident), ident.span(), false)
             }
         }
+    }
+
+    /// Whether the parameter needs a description of its own: an argument, as
+    /// its type is spelled, that is not `#[serde(flatten)]` (whose fields are
+    /// the arguments) and has neither a doc comment nor
+    /// `#[schemars(description)]`.
+    ///
+    /// Judged by spelling, since a macro sees no types: `&Context` (any
+    /// reference, the only one the checks accept), `Context` and `State<T>`
+    /// (any path ending so) are injected. The expansion itself decides by type,
+    /// so an alias of an injected type still works, and is asked for a
+    /// description (which it ignores) or `undocumented`.
+    pub(crate) fn lacks_description(&self) -> bool {
+        let injected = match self.ty {
+            Type::Reference(_) => true,
+            Type::Path(path) if path.qself.is_none() => path.path.segments.last().is_some_and(|last| {
+                (last.ident == "Context" && last.arguments.is_none())
+                    || (last.ident == "State" && matches!(last.arguments, syn::PathArguments::AngleBracketed(_)))
+            }),
+            _ => false,
+        };
+        let flattened = self.attrs.iter().any(|attr| attr.path().is_ident("serde") && names_key(attr, "flatten"));
+        !injected && !flattened && !has_description(self.attrs)
     }
 
     /// A plain name, and a type that is not `impl Trait`.
