@@ -152,3 +152,54 @@ impl<'a> Param<'a> {
         matches!(self.binding, Binding::Name(_)) && !matches!(self.ty, Type::ImplTrait(_))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FnDef;
+
+    /// The names of `item`'s parameters that need a description.
+    fn undescribed(item: &syn::ItemFn) -> Vec<String> {
+        let fun = FnDef::new(&item.sig, &item.attrs, &item.block);
+        fun.params.iter().filter(|param| param.lacks_description()).map(super::Param::name).collect()
+    }
+
+    #[test]
+    fn a_description_is_a_doc_comment_or_a_schemars_description() {
+        let item: syn::ItemFn = syn::parse_quote! {
+            fn f(
+                /// Described.
+                a: i64,
+                ///
+                blank: i64,
+                #[doc = include_str!("a.md")]
+                included: i64,
+                #[schemars(range(min = 1), description = "Described.")]
+                schemars: i64,
+                #[schemars(range(min = 1))]
+                #[serde(default)]
+                ranged: i64,
+                #[serde(rename = "r#type")]
+                r#type: String,
+            ) {}
+        };
+        assert_eq!(undescribed(&item), ["blank", "ranged", "type"]);
+    }
+
+    #[test]
+    fn injected_and_flattened_parameters_need_none() {
+        let item: syn::ItemFn = syn::parse_quote! {
+            fn f(
+                ctx: &Context,
+                owned: Context,
+                state: State<Db>,
+                qualified: codeagent::State<Db>,
+                #[serde(default, flatten)]
+                page: Page,
+                own_state: State,
+                context: Context<T>,
+                alias: Shared,
+            ) {}
+        };
+        assert_eq!(undescribed(&item), ["own_state", "context", "alias"]);
+    }
+}
