@@ -17,7 +17,10 @@ use tokio::runtime::Runtime;
 
 /// `bytes` bytes of text, multi-byte characters included.
 #[tool]
-fn text(bytes: usize) -> String {
+fn text(
+    /// How many bytes of text to return.
+    bytes: usize,
+) -> String {
     let line = "0123456789 abcdefghijklmnopqrstuvwxyz ünïcödé 0123456789\n";
     let mut text = line.repeat(bytes / line.len() + 1);
     let mut end = bytes;
@@ -30,7 +33,10 @@ fn text(bytes: usize) -> String {
 
 /// A table of `rows` rows of two columns.
 #[tool]
-fn rows(rows: usize) -> Result<Table, ToolError> {
+fn rows(
+    /// How many rows the table has.
+    rows: usize,
+) -> Result<Table, ToolError> {
     Table::new().with_column("n", 0..rows)?.with_column("label", (0..rows).map(|row| format!("row number {row}")))
 }
 

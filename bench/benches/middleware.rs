@@ -26,7 +26,12 @@ use tokio::runtime::Runtime;
 
 /// Add two integers.
 #[tool(inline)]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 

@@ -47,9 +47,11 @@ use crate::pipeline::{Macro, run};
 
 /// Turns a function into a tool: a unit struct of the function's name that
 /// implements `Tool` and still calls like the function. Its doc comment is the
-/// description (required: a tool without one does not compile, unless it says
-/// `undocumented`); its parameters are the arguments, except `&Context`,
-/// `Context` and `State<T>`, which are injected by type.
+/// description; its parameters are the arguments, except `&Context`,
+/// `Context` and `State<T>`, which are injected by type, and each argument's
+/// doc comment is its description. Both are required: a tool or an argument
+/// without a description does not compile, unless the tool says
+/// `undocumented` (injected parameters and `#[serde(flatten)]` ones need none).
 ///
 /// ```ignore
 /// /// Add two integers.

@@ -20,14 +20,22 @@ struct Contact {
 
 /// Asks the client's model to answer `prompt` (sampling/createMessage).
 #[tool]
-async fn test_sampling(ctx: &Context, prompt: String) -> Result<String, ToolError> {
+async fn test_sampling(
+    ctx: &Context,
+    /// The question for the client's model.
+    prompt: String,
+) -> Result<String, ToolError> {
     let answer = ctx.sample(Sampling::new(100).user(prompt)).await?;
     Ok(format!("LLM response: {}", answer.text().unwrap_or("(not text)")))
 }
 
 /// Asks the person for a user name and an email address (elicitation/create).
 #[tool]
-async fn test_elicitation(ctx: &Context, message: String) -> Result<String, ToolError> {
+async fn test_elicitation(
+    ctx: &Context,
+    /// What to tell the person when asking.
+    message: String,
+) -> Result<String, ToolError> {
     let answer = ctx.elicit::<Contact>(message).await?;
     Ok(match answer {
         Elicitation::Accepted(contact) => {

@@ -10,14 +10,23 @@ use serde::Deserialize;
 
 /// Greets `name` (an ordinary tool: never a task).
 #[tool]
-fn greet(name: String) -> String {
+fn greet(
+    /// The name of the person to greet.
+    name: String,
+) -> String {
     format!("Hello, {name}!")
 }
 
 /// Works for `seconds` seconds, then says it is done: a task for clients of
 /// the tasks extension. Cancelling the task stops it.
 #[tool(task)]
-async fn slow_compute(ctx: &Context, seconds: f64, label: Option<String>) -> Result<String, ToolError> {
+async fn slow_compute(
+    ctx: &Context,
+    /// How long to work, in seconds.
+    seconds: f64,
+    /// What to call the job in progress messages (default "job").
+    label: Option<String>,
+) -> Result<String, ToolError> {
     let label = label.unwrap_or_else(|| "job".to_owned());
     let wait = std::time::Duration::try_from_secs_f64(seconds)
         .map_err(|_| ToolError::new(format!("`seconds` must be a duration, not {seconds}")))?;
@@ -58,7 +67,11 @@ struct Name {
 
 /// Asks whether to delete `filename`, then says what it did.
 #[tool(task)]
-async fn confirm_delete(ctx: &Context, filename: String) -> Result<String, ToolError> {
+async fn confirm_delete(
+    ctx: &Context,
+    /// The file to delete once confirmed.
+    filename: String,
+) -> Result<String, ToolError> {
     let answer = ctx.elicit::<Confirmation>(format!("Delete {filename}?")).await?;
     Ok(match answer {
         Elicitation::Accepted(Confirmation { confirm: true }) => format!("Deleted {filename}"),

@@ -166,7 +166,12 @@ struct Order {
 
 /// Draw a shape up to a limit.
 #[tool(inline)]
-fn draw(shape: Shape, limit: Option<Limit>) -> String {
+fn draw(
+    /// The shape to draw.
+    shape: Shape,
+    /// The largest area to draw, if any.
+    limit: Option<Limit>,
+) -> String {
     let area = match shape {
         Shape::Circle { radius } => 3.0 * radius * radius,
         Shape::Square { side } => side * side,
@@ -224,7 +229,10 @@ struct Stats {
 
 /// Structured output.
 #[tool(read_only, inline)]
-fn stats(region: Region) -> Json<Stats> {
+fn stats(
+    /// The region to report on.
+    region: Region,
+) -> Json<Stats> {
     Json(Stats { region, units: 7 })
 }
 
@@ -267,7 +275,11 @@ struct Confirm {
 
 /// Ask the person to confirm, after a checkpoint.
 #[tool]
-async fn confirm(ctx: &Context, what: Option<String>) -> Result<String, ToolError> {
+async fn confirm(
+    ctx: &Context,
+    /// What to ask the person to confirm.
+    what: Option<String>,
+) -> Result<String, ToolError> {
     let first: u32 = ctx.checkpoint("first", async { 41 }).await;
     let question = format!("Go ahead with {}?", what.unwrap_or_default());
     Ok(match ctx.elicit::<Confirm>(question).await? {

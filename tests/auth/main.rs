@@ -42,7 +42,10 @@ fn sales_total() -> String {
 
 /// Deletes a region's records: the token needs `sales:write`.
 #[tool(destructive, scopes = ["sales:write"])]
-fn delete_region(region: String) -> String {
+fn delete_region(
+    /// The region whose records to delete, such as "eu-west".
+    region: String,
+) -> String {
     format!("deleted {region}")
 }
 

@@ -54,7 +54,10 @@ fn plan_purge(
 
 /// Purges a region, as a task: it and its task's methods need `sales:write`.
 #[tool(task, destructive, scopes = ["sales:write"])]
-async fn purge(region: String) -> String {
+async fn purge(
+    /// The region to purge, such as "eu-west".
+    region: String,
+) -> String {
     tokio::time::sleep(Duration::from_millis(200)).await;
     format!("purged {region}")
 }

@@ -37,13 +37,19 @@ const LINE: &str = "line 0000000: ünïcödé\n";
 
 /// `lines` lines of text with multi-byte characters ([`LINE`] bytes each).
 #[codeagent::tool]
-fn log(lines: usize) -> String {
+fn log(
+    /// How many lines to write.
+    lines: usize,
+) -> String {
     (0..lines).map(|line| format!("line {line:07}: ünïcödé\n")).collect()
 }
 
 /// A table of `rows` rows.
 #[codeagent::tool]
-fn rows(rows: usize) -> Table {
+fn rows(
+    /// How many rows the table has.
+    rows: usize,
+) -> Table {
     table_of(rows)
 }
 
@@ -54,19 +60,29 @@ fn table_of(count: usize) -> Table {
 
 /// [`rows`], sent as `structuredContent` too.
 #[codeagent::tool]
-fn structured_rows(#[serde(rename = "rows")] count: usize) -> Table {
+fn structured_rows(
+    /// How many rows the table has.
+    #[serde(rename = "rows")]
+    count: usize,
+) -> Table {
     table_of(count).with_structured_content()
 }
 
 /// `count` strings of structured output.
 #[codeagent::tool]
-fn names(count: usize) -> Json<Vec<String>> {
+fn names(
+    /// How many names to return.
+    count: usize,
+) -> Json<Vec<String>> {
     Json((0..count).map(|n| format!("name-{n:06}")).collect())
 }
 
 /// `count` strings as a plain JSON value: its text is a JSON array.
 #[codeagent::tool]
-fn name_list(count: usize) -> Value {
+fn name_list(
+    /// How many names to return.
+    count: usize,
+) -> Value {
     Value::from((0..count).map(|n| format!("name-{n:06}")).collect::<Vec<_>>())
 }
 
@@ -80,13 +96,19 @@ fn picture() -> Result<Image, codeagent::ToolError> {
 
 /// A log with a budget of its own: 1 KiB of text.
 #[codeagent::tool(result_budget(value = 1024))]
-fn short_log(lines: usize) -> String {
+fn short_log(
+    /// How many lines to write.
+    lines: usize,
+) -> String {
     log(lines)
 }
 
 /// A log that is always sent whole.
 #[codeagent::tool(result_budget(unlimited))]
-fn whole_log(lines: usize) -> String {
+fn whole_log(
+    /// How many lines to write.
+    lines: usize,
+) -> String {
     log(lines)
 }
 

@@ -35,7 +35,12 @@ const MISSING_CAPABILITY: i64 = -32021;
 
 /// Counts `seconds` down, reporting each step; stops when cancelled.
 #[codeagent::tool(task)]
-async fn countdown(ctx: &Context, seconds: u64, stopped: State<Arc<AtomicBool>>) -> Result<String, ToolError> {
+async fn countdown(
+    ctx: &Context,
+    /// How many seconds to count down from.
+    seconds: u64,
+    stopped: State<Arc<AtomicBool>>,
+) -> Result<String, ToolError> {
     for left in (1..=seconds).rev() {
         ctx.progress((seconds - left) as f64, Some(seconds as f64), Some(&format!("{left} seconds left")));
         tokio::select! {

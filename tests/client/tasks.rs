@@ -26,7 +26,12 @@ struct Go {
 
 /// Asks, then works `steps` steps of 20 ms (only as a task); notes a cancellation.
 #[codeagent::tool(task(required))]
-async fn job(ctx: &Context, steps: u32, stopped: State<Arc<AtomicBool>>) -> Result<String, ToolError> {
+async fn job(
+    ctx: &Context,
+    /// How many 20 ms steps to work.
+    steps: u32,
+    stopped: State<Arc<AtomicBool>>,
+) -> Result<String, ToolError> {
     let go = matches!(ctx.elicit::<Go>("Start the job?").await?, Elicitation::Accepted(Go { go: true }));
     for step in 0..steps {
         ctx.progress(f64::from(step), Some(f64::from(steps)), None);

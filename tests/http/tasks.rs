@@ -25,7 +25,13 @@ struct Note {
 
 /// Waits `seconds`, or until cancelled; asks first when `ask` is true.
 #[codeagent::tool(task)]
-async fn long_job(ctx: &Context, seconds: u64, ask: bool) -> Result<String, ToolError> {
+async fn long_job(
+    ctx: &Context,
+    /// How many seconds to wait.
+    seconds: u64,
+    /// Whether to ask the person for a note first.
+    ask: bool,
+) -> Result<String, ToolError> {
     let mut note = String::new();
     if ask {
         note = ctx.elicit::<Note>("A note?").await?.accepted().map_or_else(String::new, |answer| answer.note);

@@ -12,33 +12,52 @@ use serde_json::{Value, json};
 
 /// A numeric code.
 #[tool]
-fn code(#[schemars(regex(pattern = r"^[0-9]+$"))] code: String) -> String {
+fn code(
+    /// A code of digits only.
+    #[schemars(regex(pattern = r"^[0-9]+$"))]
+    code: String,
+) -> String {
     code
 }
 
 /// A set of numbers.
 #[tool]
-fn numbers(numbers: HashSet<u32>) -> usize {
+fn numbers(
+    /// The numbers, each once.
+    numbers: HashSet<u32>,
+) -> usize {
     numbers.len()
 }
 
 /// A sorted set of words.
 #[tool]
-fn words(words: BTreeSet<String>) -> usize {
+fn words(
+    /// The words, each once.
+    words: BTreeSet<String>,
+) -> usize {
     words.len()
 }
 
 /// A byte and a single-precision ratio.
 #[tool]
-fn narrow(byte: u8, ratio: Option<f32>) -> String {
+fn narrow(
+    /// A byte, 0 to 255.
+    byte: u8,
+    /// A ratio, if any.
+    ratio: Option<f32>,
+) -> String {
     format!("{byte} {ratio:?}")
 }
 
 /// A fixed version and a mode from a list, stated in the schema only.
 #[tool]
 fn fixed(
-    #[schemars(extend("const" = "v1"))] version: String,
-    #[schemars(extend("enum" = ["fast", "safe"]))] mode: Option<String>,
+    /// The version: "v1".
+    #[schemars(extend("const" = "v1"))]
+    version: String,
+    /// The mode: "fast" or "safe".
+    #[schemars(extend("enum" = ["fast", "safe"]))]
+    mode: Option<String>,
 ) -> String {
     format!("{version} {mode:?}")
 }
@@ -81,7 +100,12 @@ enum Limit {
 
 /// Draws a shape up to a limit.
 #[tool]
-fn draw(shape: Shape, limit: Option<Limit>) -> String {
+fn draw(
+    /// The shape to draw.
+    shape: Shape,
+    /// The largest area to draw, if any.
+    limit: Option<Limit>,
+) -> String {
     let area = match shape {
         Shape::Circle { radius } => 3.0 * radius * radius,
         Shape::Square { side } => side * side,
@@ -104,13 +128,20 @@ struct Span {
 
 /// A span.
 #[tool]
-fn span(span: Span) -> String {
+fn span(
+    /// The span, from one point to another.
+    span: Span,
+) -> String {
     format!("{:?} {:?}", span.from, span.to)
 }
 
 /// An address: `format: "email"`, which nothing here enforces.
 #[tool]
-fn mail(#[schemars(email)] to: String) -> String {
+fn mail(
+    /// The address to write to.
+    #[schemars(email)]
+    to: String,
+) -> String {
     to
 }
 
@@ -133,8 +164,12 @@ struct Lookahead {
 /// A meeting: a time and a date-time, formats argument checking enforces.
 #[tool]
 fn meet(
-    #[schemars(extend("format" = "date-time"))] at: String,
-    #[schemars(extend("format" = "time"))] daily: Option<String>,
+    /// When the meeting starts, as an RFC 3339 date-time.
+    #[schemars(extend("format" = "date-time"))]
+    at: String,
+    /// The time of day it repeats at, if it does.
+    #[schemars(extend("format" = "time"))]
+    daily: Option<String>,
 ) -> String {
     format!("{at} {daily:?}")
 }

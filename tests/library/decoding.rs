@@ -14,7 +14,12 @@ use serde_json::{Value, json};
 
 /// Add.
 #[tool]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 
@@ -35,29 +40,49 @@ enum Group {
 
 /// Nested arguments.
 #[tool]
-fn nested(point: Point, items: Vec<u32>, group: Option<Group>) -> String {
+fn nested(
+    /// The point to measure.
+    point: Point,
+    /// The items to count.
+    items: Vec<u32>,
+    /// The group the items belong to, if any.
+    group: Option<Group>,
+) -> String {
     format!("{} {} {}", point.x + point.y, items.len(), group.is_some())
 }
 
 /// Constrained arguments.
 #[tool]
 fn constrained(
-    #[schemars(range(min = 1, max = 10))] top: u32,
-    #[schemars(length(min = 1, max = 3))] name: Option<String>,
-    #[schemars(length(max = 2))] tags: Option<Vec<String>>,
+    /// How many results to keep, 1 to 10.
+    #[schemars(range(min = 1, max = 10))]
+    top: u32,
+    /// A short name, 1 to 3 characters.
+    #[schemars(length(min = 1, max = 3))]
+    name: Option<String>,
+    /// At most two tags.
+    #[schemars(length(max = 2))]
+    tags: Option<Vec<String>>,
 ) -> String {
     format!("{top} {name:?} {tags:?}")
 }
 
 /// Takes anything extra.
 #[tool(allow_unknown_arguments)]
-fn lenient(a: i64) -> i64 {
+fn lenient(
+    /// The number to return.
+    a: i64,
+) -> i64 {
     a
 }
 
 /// With an injected parameter.
 #[tool]
-fn logged(message: String, ctx: &Context) -> String {
+fn logged(
+    /// The message to log and echo.
+    message: String,
+    ctx: &Context,
+) -> String {
     ctx.info(message.clone());
     message
 }
@@ -70,14 +95,20 @@ fn now() -> u64 {
 
 /// Panics.
 #[tool]
-fn boom(fail: bool) -> String {
+fn boom(
+    /// Whether to panic.
+    fail: bool,
+) -> String {
     assert!(!fail, "boom");
     "fine".to_owned()
 }
 
 /// Panics, async.
 #[tool]
-async fn boom_async(fail: bool) -> String {
+async fn boom_async(
+    /// Whether to panic.
+    fail: bool,
+) -> String {
     tokio::task::yield_now().await;
     if fail {
         panic!("async boom: {}", 1 + 1);
@@ -92,16 +123,29 @@ fn ten() -> u32 {
 /// Defaults and a rename: decoded field by field.
 #[tool]
 fn paged(
-    #[serde(default)] page: u32,
-    #[serde(default = "ten")] size: u32,
-    #[serde(rename = "top-n")] top: Option<u8>,
+    /// The page, from 0.
+    #[serde(default)]
+    page: u32,
+    /// How many items a page has (default 10).
+    #[serde(default = "ten")]
+    size: u32,
+    /// Keep only the first this many, if given.
+    #[serde(rename = "top-n")]
+    top: Option<u8>,
 ) -> String {
     format!("{page} {size} {top:?}")
 }
 
 /// An alias: decoded by the derived deserializer, which knows it.
 #[tool]
-fn aliased(#[serde(alias = "q")] query: String, #[serde(default)] exact: bool) -> String {
+fn aliased(
+    /// What to search for.
+    #[serde(alias = "q")]
+    query: String,
+    /// Match the whole query only.
+    #[serde(default)]
+    exact: bool,
+) -> String {
     format!("{query} {exact}")
 }
 

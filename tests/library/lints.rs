@@ -1,12 +1,21 @@
 //! The expansion of `#[tool]` and `#[toolbox]` is lint-clean: this file
-//! denies warnings, `unused_qualifications` and clippy's pedantic group, so
+//! denies warnings, `unused_qualifications` and clippy's pedantic and nursery
+//! groups, so
 //! `cargo test` and `cargo clippy --all-targets -- -D warnings` both fail if
 //! the generated code trips a lint. It defines a representative set of tools
 //! (sync and async, every kind of parameter and return value, a toolbox impl),
 //! resources and prompts, and calls each of them.
+//!
+//! The other half: the user's own code in a tool stays under the user's lints.
+//! [`user_code`] and [`user_method`] expect the pedantic lint their tool's
+//! body trips; were the
+//! expansion to put that body under an `allow` of its own, the lint would not
+//! be emitted, and the unfulfilled expectation (a warning, denied here) fails
+//! `cargo clippy` (rustc alone does not check clippy's expectations).
 
 #![deny(warnings, unused_qualifications)]
-#![deny(clippy::pedantic)]
+#![deny(clippy::pedantic, clippy::nursery)]
+#![allow(clippy::missing_const_for_fn, reason = "of the tool functions as written: they could be `const`")]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -85,14 +94,21 @@ fn everything(
 
 /// Async, with the context by value and a unit return.
 #[tool]
-async fn notify(message: String, ctx: Context) {
+async fn notify(
+    /// The message to log.
+    message: String,
+    ctx: Context,
+) {
     tokio::task::yield_now().await;
     ctx.info(message);
 }
 
 /// Async, returning a typed output.
 #[tool(destructive = false, open_world = false)]
-async fn table(rows: Vec<Point>) -> Result<Table, ToolError> {
+async fn table(
+    /// The points, one row each.
+    rows: Vec<Point>,
+) -> Result<Table, ToolError> {
     tokio::task::yield_now().await;
     Table::from_rows(&rows)
 }
@@ -105,8 +121,52 @@ fn version() -> &'static str {
 
 /// A raw identifier.
 #[tool]
-fn r#type(r#type: String) -> String {
+fn r#type(
+    /// The text to echo.
+    r#type: String,
+) -> String {
     r#type
+}
+
+/// A tool whose body trips a pedantic lint, which the module expects: the
+/// user's code is linted as the user's, not as the macro's.
+#[expect(clippy::cast_possible_truncation, reason = "the lint this test expects on the tool's body")]
+mod user_code {
+    use codeagent::prelude::*;
+
+    /// The low byte of a number.
+    #[tool]
+    pub(super) fn low_byte(
+        /// The number.
+        value: u64,
+    ) -> u8 {
+        value as u8
+    }
+}
+
+/// The same, in a toolbox method.
+#[expect(clippy::cast_possible_truncation, reason = "the lint this test expects on the method's body")]
+mod user_method {
+    use codeagent::prelude::*;
+
+    /// Takes a byte of a 16-bit number.
+    pub(super) struct Bytes {
+        /// How far to shift before truncating.
+        pub(super) shift: u32,
+    }
+
+    #[toolbox]
+    impl Bytes {
+        /// A byte of a 16-bit number.
+        #[tool]
+        fn byte_of(
+            &self,
+            /// The number.
+            value: u16,
+        ) -> u8 {
+            (value >> self.shift) as u8
+        }
+    }
 }
 
 /// A toolbox.
@@ -118,7 +178,11 @@ struct Counter {
 impl Counter {
     /// Count a hit.
     #[tool]
-    fn hit(&self, by: Option<u64>) -> u64 {
+    fn hit(
+        &self,
+        /// How many hits to count (default 1).
+        by: Option<u64>,
+    ) -> u64 {
         let by = by.unwrap_or(1);
         self.hits.fetch_add(by, Ordering::SeqCst) + by
     }
@@ -140,9 +204,14 @@ async fn every_tool_is_listed_and_callable() {
         .tool(table)
         .tool(version)
         .tool(r#type)
+        .tool(user_code::low_byte)
+        .tool_set(user_method::Bytes { shift: 8 })
         .tool_set(Counter { hits: AtomicU64::new(0) })
         .with_state(Config { greeting: "Hello".to_owned() });
-    assert_eq!(toolbox.tools().names(), ["everything", "notify", "table", "version", "type", "hit", "read"]);
+    assert_eq!(
+        toolbox.tools().names(),
+        ["everything", "notify", "table", "version", "type", "low_byte", "byte_of", "hit", "read"]
+    );
 
     let arguments = json!({
         "count": 2, "label": "x", "items": [1, 2], "unit": "c", "point": {"x": 3.0, "y": 4.0}, "top-n": 3
@@ -160,6 +229,8 @@ async fn every_tool_is_listed_and_callable() {
         ("type", json!({"type": "t"}), "t"),
         ("hit", json!({"by": 2}), "2"),
         ("read", Value::Null, "2"),
+        ("low_byte", json!({"value": 258}), "2"),
+        ("byte_of", json!({"value": 513}), "2"),
     ];
     for (name, arguments, expected) in calls {
         let result = toolbox.tools().call(name, arguments).await.unwrap();

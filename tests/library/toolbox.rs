@@ -9,13 +9,21 @@ use serde_json::json;
 
 /// Add two integers.
 #[tool]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 
 /// Greet someone.
 #[tool]
-fn greet(name: String) -> String {
+fn greet(
+    /// The name of the person to greet.
+    name: String,
+) -> String {
     format!("Hello, {name}!")
 }
 

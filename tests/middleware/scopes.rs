@@ -17,7 +17,10 @@ over_both!(scopes_hold_alone_and_in_a_batch);
 
 /// Deletes a region's records: needs `sales:write`.
 #[tool(inline, destructive, scopes = ["sales:write"])]
-fn delete_region(region: String) -> String {
+fn delete_region(
+    /// The region whose records to delete, such as "eu-west".
+    region: String,
+) -> String {
     format!("deleted {region}")
 }
 

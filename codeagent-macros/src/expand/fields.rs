@@ -76,39 +76,51 @@ pub(crate) fn decode_fields(
     let again = &indices;
     let taken =
         tool.fun.params.iter().zip(bindings).zip(&slots).enumerate().map(|(index, ((param, binding), slot))| {
-            let absent = match absent(param) {
-                Some(Absent::Default) => quote!(#p::Default::default()),
-                Some(Absent::Function(path)) => quote!(#path()),
+            // Written as clippy would have it: the expansion is at the
+            // function's name, where the user's lints see it.
+            match absent(param) {
+                Some(Absent::Default) => quote!(let #binding = #slot.unwrap_or_default();),
+                Some(Absent::Function(path)) => quote!(let #binding = #slot.unwrap_or_else(#path);),
                 Some(Absent::Missing) | None => quote! {
-                    match fields.missing(#index) {
-                        #p::Result::Ok(value) => value,
-                        #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
-                    }
+                    let #binding = match #slot {
+                        #p::Option::Some(value) => value,
+                        #p::Option::None => match fields.missing(#index) {
+                            #p::Result::Ok(value) => value,
+                            #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+                        },
+                    };
                 },
-            };
-            quote! {
-                let #binding = match #slot {
-                    #p::Option::Some(value) => value,
-                    #p::Option::None => #absent,
-                };
             }
         });
+    // Without parameters, one call refuses (or skips) what the client sent:
+    // no field is declared, so none comes back.
+    let read = if bindings.is_empty() {
+        quote! {
+            if let #p::Result::Err(error) = fields.next_field() {
+                return #p::IntoToolResult::into_tool_result(error);
+            }
+        }
+    } else {
+        quote! {
+            loop {
+                match fields.next_field() {
+                    #(#p::Result::Ok(#p::Option::Some((#indices, value))) => match fields.decode(#again, value) {
+                        #p::Result::Ok(value) => #slots = #p::Option::Some(value),
+                        #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+                    },)*
+                    #p::Result::Ok(_) => break,
+                    #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
+                }
+            }
+        }
+    };
     quote! {
         let mut fields = match #p::Fields::new(#spec, &mut call, &[#(#names),*], #deny) {
             #p::Result::Ok(fields) => fields,
             #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
         };
         #(let mut #slots: #p::Option<#types> = #p::Option::None;)*
-        loop {
-            match fields.next_field() {
-                #(#p::Result::Ok(#p::Option::Some((#indices, value))) => match fields.decode(#again, value) {
-                    #p::Result::Ok(value) => #slots = #p::Option::Some(value),
-                    #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
-                },)*
-                #p::Result::Ok(_) => break,
-                #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
-            }
-        }
+        #read
         #(#taken)*
         if let #p::Result::Err(error) = fields.finish() {
             return #p::IntoToolResult::into_tool_result(error);

@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, Pat, Type};
 
-use super::docs::doc_text;
+use super::docs::{doc_text, has_description, names_key};
 use super::keys::Located;
 use super::rename::serde_rename;
 use crate::names::unraw;
@@ -124,8 +124,82 @@ impl<'a> Param<'a> {
         }
     }
 
+    /// Whether the parameter needs a description of its own: an argument, as
+    /// its type is spelled, that is not `#[serde(flatten)]` (whose fields are
+    /// the arguments) and has neither a doc comment nor
+    /// `#[schemars(description)]`.
+    ///
+    /// Judged by spelling, since a macro sees no types: `&Context` (any
+    /// reference, the only one the checks accept), `Context` and `State<T>`
+    /// (any path ending so) are injected. The expansion itself decides by type,
+    /// so an alias of an injected type still works, and is asked for a
+    /// description (which it ignores) or `undocumented`.
+    pub(crate) fn lacks_description(&self) -> bool {
+        let injected = match self.ty {
+            Type::Reference(_) => true,
+            Type::Path(path) if path.qself.is_none() => path.path.segments.last().is_some_and(|last| {
+                (last.ident == "Context" && last.arguments.is_none())
+                    || (last.ident == "State" && matches!(last.arguments, syn::PathArguments::AngleBracketed(_)))
+            }),
+            _ => false,
+        };
+        let flattened = self.attrs.iter().any(|attr| attr.path().is_ident("serde") && names_key(attr, "flatten"));
+        !injected && !flattened && !has_description(self.attrs)
+    }
+
     /// A plain name, and a type that is not `impl Trait`.
     pub(crate) fn is_plain(&self) -> bool {
         matches!(self.binding, Binding::Name(_)) && !matches!(self.ty, Type::ImplTrait(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FnDef;
+
+    /// The names of `item`'s parameters that need a description.
+    fn undescribed(item: &syn::ItemFn) -> Vec<String> {
+        let fun = FnDef::new(&item.sig, &item.attrs, &item.block);
+        fun.params.iter().filter(|param| param.lacks_description()).map(super::Param::name).collect()
+    }
+
+    #[test]
+    fn a_description_is_a_doc_comment_or_a_schemars_description() {
+        let item: syn::ItemFn = syn::parse_quote! {
+            fn f(
+                /// Described.
+                a: i64,
+                ///
+                blank: i64,
+                #[doc = include_str!("a.md")]
+                included: i64,
+                #[schemars(range(min = 1), description = "Described.")]
+                schemars: i64,
+                #[schemars(range(min = 1))]
+                #[serde(default)]
+                ranged: i64,
+                #[serde(rename = "r#type")]
+                r#type: String,
+            ) {}
+        };
+        assert_eq!(undescribed(&item), ["blank", "ranged", "type"]);
+    }
+
+    #[test]
+    fn injected_and_flattened_parameters_need_none() {
+        let item: syn::ItemFn = syn::parse_quote! {
+            fn f(
+                ctx: &Context,
+                owned: Context,
+                state: State<Db>,
+                qualified: codeagent::State<Db>,
+                #[serde(default, flatten)]
+                page: Page,
+                own_state: State,
+                context: Context<T>,
+                alias: Shared,
+            ) {}
+        };
+        assert_eq!(undescribed(&item), ["own_state", "context", "alias"]);
     }
 }

@@ -1,6 +1,7 @@
 //! The rules of a tool, free or a toolbox method: the signature rules, then
-//! what only tools have (the name MCP accepts, a description unless
-//! `undocumented`, `inline`, unique argument names after serde's renames).
+//! what only tools have (the name MCP accepts, a description of the tool and
+//! of each argument unless `undocumented`, `inline`, unique argument names
+//! after serde's renames).
 
 use super::signature::{check_signature, unique_arguments};
 use super::tool_name::tool_name_problem;
@@ -33,6 +34,33 @@ pub(crate) fn check_tool(tool: &ToolFn<'_>, kind: Kind, errors: &mut Errors) {
             ),
         );
     }
+    if !tool.attrs.undocumented {
+        undescribed_arguments(tool, &name, errors);
+    }
     check_signature(&tool.fun, kind, errors);
     unique_arguments(tool.fun.params.iter().filter(|param| param.is_plain()).map(|param| param.wire_name()), errors);
+}
+
+/// The arguments without a description: one error for them all, on the first.
+fn undescribed_arguments(tool: &ToolFn<'_>, name: &str, errors: &mut Errors) {
+    let undescribed: Vec<_> =
+        tool.fun.params.iter().filter(|param| param.is_plain() && param.lacks_description()).collect();
+    let Some(first) = undescribed.first() else {
+        return;
+    };
+    let names: Vec<String> = undescribed.iter().map(|param| format!("`{}`", param.name())).collect();
+    let message = match names.as_slice() {
+        [one] => format!(
+            "the argument {one} of the tool `{name}` has no description, and a model sees only its name and type: \
+             write a doc comment above it (`/// What to pass, in what form.`); `#[tool(undocumented)]` opts out"
+        ),
+        [init @ .., last] => format!(
+            "the arguments {} and {last} of the tool `{name}` have no description, and a model sees only their \
+             names and types: write a doc comment above each (`/// What to pass, in what form.`); \
+             `#[tool(undocumented)]` opts out",
+            init.join(", ")
+        ),
+        [] => return,
+    };
+    errors.at(first.ident().span(), message);
 }

@@ -46,7 +46,8 @@ fn unit_enum() {
             "additionalProperties": false,
             "properties": {
                 "group": {
-                    "$ref": "#/$defs/Group"
+                    "$ref": "#/$defs/Group",
+                    "description": "What to group the rows by."
                 }
             },
             "required": [
@@ -76,7 +77,8 @@ fn data_carrying_enums_internally_and_externally_tagged() {
             "additionalProperties": false,
             "properties": {
                 "shape": {
-                    "$ref": "#/$defs/Shape"
+                    "$ref": "#/$defs/Shape",
+                    "description": "The shape to measure."
                 },
                 "command": {
                     "anyOf": [
@@ -86,7 +88,8 @@ fn data_carrying_enums_internally_and_externally_tagged() {
                         {
                             "type": "null"
                         }
-                    ]
+                    ],
+                    "description": "What to do with the result, if anything."
                 }
             },
             "required": [
@@ -201,7 +204,8 @@ fn nested_structs_are_definitions() {
             "additionalProperties": false,
             "properties": {
                 "segment": {
-                    "$ref": "#/$defs/Segment"
+                    "$ref": "#/$defs/Segment",
+                    "description": "The segment to measure."
                 }
             },
             "required": [
@@ -262,7 +266,8 @@ fn option_is_not_required_and_vec_is_an_array() {
                     "type": "array",
                     "items": {
                         "type": "string"
-                    }
+                    },
+                    "description": "The tags to keep."
                 },
                 "limit": {
                     "type": [
@@ -270,13 +275,15 @@ fn option_is_not_required_and_vec_is_an_array() {
                         "null"
                     ],
                     "format": "uint32",
-                    "minimum": 0
+                    "minimum": 0,
+                    "description": "At most this many, if given."
                 },
                 "pattern": {
                     "type": [
                         "string",
                         "null"
-                    ]
+                    ],
+                    "description": "A pattern the tags must match, if given."
                 }
             },
             "required": [
@@ -299,16 +306,19 @@ fn serde_defaults_are_not_required_and_carry_their_value() {
                     "type": "integer",
                     "format": "uint32",
                     "minimum": 0,
+                    "description": "The page, from 0.",
                     "default": 0
                 },
                 "size": {
                     "type": "integer",
                     "format": "uint32",
                     "minimum": 0,
+                    "description": "How many rows a page has.",
                     "default": 50
                 },
                 "reverse": {
                     "type": "boolean",
+                    "description": "Newest first.",
                     "default": false
                 }
             }
@@ -330,7 +340,8 @@ fn serde_renames_on_a_parameter_and_rename_all_on_a_struct() {
                     "description": "The query."
                 },
                 "options": {
-                    "$ref": "#/$defs/SearchOptions"
+                    "$ref": "#/$defs/SearchOptions",
+                    "description": "How to search."
                 }
             },
             "required": [
@@ -410,19 +421,22 @@ fn arguments_keep_their_order_after_an_injected_parameter() {
                     "type": "integer",
                     "format": "uint8",
                     "minimum": 0,
-                    "maximum": 255
+                    "maximum": 255,
+                    "description": "The first number."
                 },
                 "second": {
                     "type": "integer",
                     "format": "uint8",
                     "minimum": 0,
-                    "maximum": 255
+                    "maximum": 255,
+                    "description": "The second number."
                 },
                 "third": {
                     "type": "integer",
                     "format": "uint8",
                     "minimum": 0,
-                    "maximum": 255
+                    "maximum": 255,
+                    "description": "The third number."
                 }
             },
             "required": [

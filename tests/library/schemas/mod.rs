@@ -41,7 +41,10 @@ enum Group {
 
 /// Group rows.
 #[tool]
-fn group_by(group: Group) -> String {
+fn group_by(
+    /// What to group the rows by.
+    group: Group,
+) -> String {
     match group {
         Group::Region => "region".to_owned(),
         Group::Product => "product".to_owned(),
@@ -69,7 +72,12 @@ enum Command {
 
 /// Measure a shape.
 #[tool]
-fn area(shape: Shape, command: Option<Command>) -> f64 {
+fn area(
+    /// The shape to measure.
+    shape: Shape,
+    /// What to do with the result, if anything.
+    command: Option<Command>,
+) -> f64 {
     let _ = command;
     match shape {
         Shape::Circle { radius } => std::f64::consts::PI * radius * radius,
@@ -95,13 +103,23 @@ struct Segment {
 
 /// Length of a segment.
 #[tool]
-fn length(segment: Segment) -> f64 {
+fn length(
+    /// The segment to measure.
+    segment: Segment,
+) -> f64 {
     (segment.to.x - segment.from.x).hypot(segment.to.y - segment.from.y)
 }
 
 /// Optional and list arguments.
 #[tool]
-fn filter(tags: Vec<String>, limit: Option<u32>, pattern: Option<String>) -> usize {
+fn filter(
+    /// The tags to keep.
+    tags: Vec<String>,
+    /// At most this many, if given.
+    limit: Option<u32>,
+    /// A pattern the tags must match, if given.
+    pattern: Option<String>,
+) -> usize {
     let _ = pattern;
     tags.len().min(limit.map_or(usize::MAX, |limit| limit as usize))
 }
@@ -113,9 +131,15 @@ fn default_page_size() -> u32 {
 /// Defaults.
 #[tool]
 fn page(
-    #[serde(default)] page: u32,
-    #[serde(default = "default_page_size")] size: u32,
-    #[serde(default)] reverse: bool,
+    /// The page, from 0.
+    #[serde(default)]
+    page: u32,
+    /// How many rows a page has.
+    #[serde(default = "default_page_size")]
+    size: u32,
+    /// Newest first.
+    #[serde(default)]
+    reverse: bool,
 ) -> String {
     format!("{page} {size} {reverse}")
 }
@@ -135,6 +159,7 @@ fn search(
     /// The query.
     #[serde(rename = "q")]
     query: String,
+    /// How to search.
     options: SearchOptions,
 ) -> String {
     let _ = options;
@@ -167,7 +192,15 @@ async fn log(
 
 /// Injected parameters first: the arguments keep their order.
 #[tool]
-fn ordered(ctx: &Context, first: u8, second: u8, third: u8) -> u16 {
+fn ordered(
+    ctx: &Context,
+    /// The first number.
+    first: u8,
+    /// The second number.
+    second: u8,
+    /// The third number.
+    third: u8,
+) -> u16 {
     ctx.debug("ordered");
     u16::from(first) + u16::from(second) + u16::from(third)
 }
@@ -175,8 +208,12 @@ fn ordered(ctx: &Context, first: u8, second: u8, third: u8) -> u16 {
 /// Constraints.
 #[tool]
 fn constrained(
-    #[schemars(range(min = 1, max = 10))] level: u8,
-    #[schemars(length(min = 1, max = 3))] name: String,
+    /// The level, 1 to 10.
+    #[schemars(range(min = 1, max = 10))]
+    level: u8,
+    /// A short name, 1 to 3 characters.
+    #[schemars(length(min = 1, max = 3))]
+    name: String,
 ) -> String {
     format!("{level}{name}")
 }
@@ -190,7 +227,10 @@ struct Summary {
 
 /// Json output.
 #[tool]
-fn summary(values: Vec<f64>) -> Json<Summary> {
+fn summary(
+    /// The numbers to summarise.
+    values: Vec<f64>,
+) -> Json<Summary> {
     let _ = values;
     Json(Summary { count: 0, mean: None })
 }
@@ -203,7 +243,10 @@ fn points() -> Table {
 
 /// Result of Json output.
 #[tool]
-async fn maybe_point(ok: bool) -> Result<Json<Point>, ToolError> {
+async fn maybe_point(
+    /// Whether to return a point or an error.
+    ok: bool,
+) -> Result<Json<Point>, ToolError> {
     if ok { Ok(Json(Point { x: 0.0, y: 0.0 })) } else { Err(ToolError::new("no point")) }
 }
 

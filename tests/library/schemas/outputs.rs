@@ -15,10 +15,12 @@ fn schemars_ranges_and_lengths() {
                     "type": "integer",
                     "format": "uint8",
                     "minimum": 1,
-                    "maximum": 10
+                    "maximum": 10,
+                    "description": "The level, 1 to 10."
                 },
                 "name": {
                     "type": "string",
+                    "description": "A short name, 1 to 3 characters.",
                     "minLength": 1,
                     "maxLength": 3
                 }
@@ -218,7 +220,7 @@ fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
                         "from",
                         "to"
                     ],
-                    "description": "A segment between two points."
+                    "description": "The segment to measure."
                 }
             },
             "required": [
@@ -276,7 +278,7 @@ fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
                             "description": "A rectangle."
                         }
                     ],
-                    "description": "A shape."
+                    "description": "The shape to measure."
                 },
                 "command": {
                     "anyOf": [
@@ -330,7 +332,8 @@ fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
                         {
                             "type": "null"
                         }
-                    ]
+                    ],
+                    "description": "What to do with the result, if anything."
                 }
             },
             "required": [
@@ -366,7 +369,10 @@ fn client_compatible_schemas_inline_refs_and_drop_the_dialect() {
     // Without the option, the listing keeps `$schema`, `$defs` and `$ref`.
     let plain = toolbox().tools().list(None).unwrap().to_wire(ProtocolVersion::LATEST);
     let segment = plain["tools"].as_array().unwrap().iter().find(|tool| tool["name"] == "length").unwrap();
-    assert_eq!(segment["inputSchema"]["properties"]["segment"], json!({"$ref": "#/$defs/Segment"}));
+    assert_eq!(
+        segment["inputSchema"]["properties"]["segment"],
+        json!({"$ref": "#/$defs/Segment", "description": "The segment to measure."})
+    );
     assert_eq!(segment["inputSchema"]["$schema"], "https://json-schema.org/draft/2020-12/schema");
 }
 
@@ -391,7 +397,10 @@ fn the_schema_is_generated_once() {
 fn listings_carry_only_standard_formats_unless_schemars_formats_are_asked_for() {
     let level_schema = published().tools().definition("constrained").unwrap().input_schema;
     // `u8` with a range of its own: the tighter bounds stay, the format goes.
-    assert_json(&level_schema["properties"]["level"], &json!({"type": "integer", "minimum": 1, "maximum": 10}));
+    assert_json(
+        &level_schema["properties"]["level"],
+        &json!({"type": "integer", "minimum": 1, "maximum": 10, "description": "The level, 1 to 10."}),
+    );
     let add_schema = published().tools().definition("add").unwrap().input_schema;
     assert_json(&add_schema["properties"]["a"], &json!({"type": "integer", "description": "The first number."}));
     let summary_schema = published().tools().definition("summary").unwrap().output_schema.unwrap();

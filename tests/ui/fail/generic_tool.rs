@@ -2,7 +2,10 @@ use codeagent::prelude::*;
 
 /// A tool of this test.
 #[tool]
-fn echo<T: ToString>(value: T) -> String {
+fn echo<T: ToString>(
+    /// The value to echo.
+    value: T,
+) -> String {
     value.to_string()
 }
 

@@ -2,7 +2,12 @@ use codeagent::prelude::*;
 
 /// Async tools already run on the async workers.
 #[tool(inline)]
-async fn add(a: i64, b: i64) -> i64 {
+async fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 

@@ -2,7 +2,12 @@ use codeagent::prelude::*;
 
 /// A tool of this test.
 #[tool(name = add)]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 

@@ -2,7 +2,11 @@ use codeagent::prelude::*;
 
 /// A tool of this test.
 #[tool]
-fn log(message: String, ctx: &mut Context) {
+fn log(
+    /// The message to log.
+    message: String,
+    ctx: &mut Context,
+) {
     ctx.info(message);
 }
 

@@ -7,7 +7,10 @@ struct Point {
 
 /// A tool of this test.
 #[tool]
-fn norm(point: Point) -> f64 {
+fn norm(
+    /// The point to measure.
+    point: Point,
+) -> f64 {
     point.x.hypot(point.y)
 }
 

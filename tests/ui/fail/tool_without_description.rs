@@ -1,7 +1,12 @@
 use codeagent::prelude::*;
 
 #[tool(read_only)]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 
@@ -10,7 +15,13 @@ struct Calculator;
 #[toolbox]
 impl Calculator {
     #[tool]
-    fn times(&self, a: i64, b: i64) -> i64 {
+    fn times(
+        &self,
+        /// The multiplicand.
+        a: i64,
+        /// The multiplier.
+        b: i64,
+    ) -> i64 {
         a * b
     }
 }

@@ -6,7 +6,13 @@ struct Calculator;
 impl Calculator {
     /// A tool of this test.
     #[tool(crate = "::codeagent")]
-    fn add(&self, a: i64, b: i64) -> i64 {
+    fn add(
+        &self,
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
         a + b
     }
 }

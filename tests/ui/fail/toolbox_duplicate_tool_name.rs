@@ -6,13 +6,25 @@ struct Calculator;
 impl Calculator {
     /// A tool of this test.
     #[tool(name = "sum")]
-    fn add(&self, a: i64, b: i64) -> i64 {
+    fn add(
+        &self,
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
         a + b
     }
 
     /// A tool of this test.
     #[tool(name = "sum")]
-    fn plus(&self, a: i64, b: i64) -> i64 {
+    fn plus(
+        &self,
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
         a + b
     }
 }

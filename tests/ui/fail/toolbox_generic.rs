@@ -6,7 +6,13 @@ struct Calculator<T>(T);
 impl<T: Send + Sync + 'static> Calculator<T> {
     /// A tool of this test.
     #[tool]
-    fn add(&self, a: i64, b: i64) -> i64 {
+    fn add(
+        &self,
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
         a + b
     }
 }

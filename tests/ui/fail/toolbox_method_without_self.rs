@@ -6,7 +6,12 @@ struct Calculator;
 impl Calculator {
     /// A tool of this test.
     #[tool]
-    fn add(a: i64, b: i64) -> i64 {
+    fn add(
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
         a + b
     }
 }

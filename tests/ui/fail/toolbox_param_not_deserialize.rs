@@ -11,7 +11,11 @@ struct Point {
 impl Calculator {
     /// A tool of this test.
     #[tool]
-    fn norm(&self, point: Point) -> f64 {
+    fn norm(
+        &self,
+        /// The point to measure.
+        point: Point,
+    ) -> f64 {
         point.x.hypot(point.y)
     }
 }

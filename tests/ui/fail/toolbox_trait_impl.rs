@@ -10,7 +10,13 @@ trait Adds {
 impl Adds for Calculator {
     /// A tool of this test.
     #[tool]
-    fn add(&self, a: i64, b: i64) -> i64 {
+    fn add(
+        &self,
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
         a + b
     }
 }

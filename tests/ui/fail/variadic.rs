@@ -2,7 +2,11 @@ use codeagent::prelude::*;
 
 /// A tool of this test.
 #[tool]
-fn sum(count: i32, rest: ...) -> i32 {
+fn sum(
+    /// How many numbers follow.
+    count: i32,
+    rest: ...,
+) -> i32 {
     count
 }
 

@@ -2,7 +2,11 @@ use codeagent::prelude::*;
 
 /// A tool of this test.
 #[tool]
-fn add(a: i64, _: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    _: i64,
+) -> i64 {
     a
 }
 

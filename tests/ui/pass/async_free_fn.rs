@@ -4,7 +4,10 @@ use serde_json::json;
 
 /// Greet someone.
 #[tool]
-async fn greet(name: String) -> String {
+async fn greet(
+    /// The name of the person to greet.
+    name: String,
+) -> String {
     tokio::task::yield_now().await;
     format!("Hello, {name}!")
 }

@@ -4,14 +4,22 @@ use serde_json::json;
 
 /// By reference.
 #[tool]
-fn by_ref(text: String, ctx: &Context) -> String {
+fn by_ref(
+    /// The text to echo.
+    text: String,
+    ctx: &Context,
+) -> String {
     ctx.info("by reference");
     format!("{text}: {}", ctx.is_cancelled())
 }
 
 /// By value, in an async tool, first.
 #[tool]
-async fn by_value(ctx: Context, text: String) -> String {
+async fn by_value(
+    ctx: Context,
+    /// The text to echo.
+    text: String,
+) -> String {
     ctx.info("by value");
     format!("{text}: {}", ctx.is_cancelled())
 }
@@ -31,7 +39,7 @@ async fn main() {
     let toolbox = Toolbox::new().tool(by_ref).tool(by_value).tool(by_ref_async);
     for name in ["by_ref", "by_value"] {
         let schema = toolbox.tools().definition(name).unwrap().input_schema;
-        assert_eq!(schema["properties"], json!({"text": {"type": "string"}}), "{name}");
+        assert_eq!(schema["properties"], json!({"text": {"description": "The text to echo.", "type": "string"}}), "{name}");
         assert_eq!(schema["required"], json!(["text"]), "{name}");
         let result = toolbox.tools().call(name, json!({"text": "x"})).await.unwrap();
         assert_eq!(result.value(), "x: false");

@@ -9,13 +9,22 @@ use serde_json::json;
 
 /// Add.
 #[tool(crate = "my::codeagent")]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 
 /// Greet.
 #[tool(crate = "::codeagent")]
-async fn greet(name: String, ctx: &Context) -> String {
+async fn greet(
+    /// The name of the person to greet.
+    name: String,
+    ctx: &Context,
+) -> String {
     ctx.info("greeting");
     format!("Hello, {name}")
 }
@@ -26,7 +35,13 @@ struct Calculator;
 impl Calculator {
     /// Multiply.
     #[tool]
-    fn mul(&self, a: i64, b: i64) -> i64 {
+    fn mul(
+        &self,
+        /// The multiplicand.
+        a: i64,
+        /// The multiplier.
+        b: i64,
+    ) -> i64 {
         a * b
     }
 }

@@ -16,7 +16,10 @@ use serde_json::json;
     scopes = ["files:write", "files:delete"],
     allow_unknown_arguments
 )]
-fn delete(path: String) -> String {
+fn delete(
+    /// The path of the file to delete.
+    path: String,
+) -> String {
     format!("deleted {path}")
 }
 

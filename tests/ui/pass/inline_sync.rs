@@ -2,13 +2,21 @@ use codeagent::prelude::*;
 
 /// A quick sync tool that runs on the async worker.
 #[tool(inline)]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 
 /// `inline = false` keeps the blocking pool.
 #[tool(inline = false)]
-fn double(value: i64) -> i64 {
+fn double(
+    /// The number to double.
+    value: i64,
+) -> i64 {
     value * 2
 }
 

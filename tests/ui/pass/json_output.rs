@@ -12,7 +12,10 @@ struct Stats {
 
 /// Summarise numbers.
 #[tool]
-fn stats(values: Vec<f64>) -> Json<Stats> {
+fn stats(
+    /// The numbers to summarise.
+    values: Vec<f64>,
+) -> Json<Stats> {
     let count = u32::try_from(values.len()).unwrap();
     Json(Stats { count, mean: values.iter().sum::<f64>() / f64::from(count.max(1)) })
 }

@@ -4,19 +4,32 @@ mod tools {
 
     /// Add.
     #[tool]
-    pub fn add(a: i64, b: i64) -> i64 {
+    pub fn add(
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
         a + b
     }
 
     /// Subtract.
     #[tool]
-    pub(crate) fn sub(a: i64, b: i64) -> i64 {
+    pub(crate) fn sub(
+        /// The number to subtract from.
+        a: i64,
+        /// The number to subtract.
+        b: i64,
+    ) -> i64 {
         a - b
     }
 
     /// Negate, with a mutable binding.
     #[tool]
-    pub async fn neg(mut a: i64) -> i64 {
+    pub async fn neg(
+        /// The number to negate.
+        mut a: i64,
+    ) -> i64 {
         a = -a;
         a
     }

@@ -4,7 +4,10 @@ use serde_json::json;
 
 /// Show something.
 #[tool]
-fn show(code: bool) -> Output {
+fn show(
+    /// Show code rather than plain text.
+    code: bool,
+) -> Output {
     if code { Output::Code(Code::new("fn main() {}")) } else { Output::Text(Text::new("plain")) }
 }
 

@@ -4,13 +4,19 @@ use serde_json::json;
 
 /// Search.
 #[tool]
-fn query(query: String) -> String {
+fn query(
+    /// What to search for.
+    query: String,
+) -> String {
     format!("results for {query}")
 }
 
 /// Search, async.
 #[tool]
-async fn lookup(lookup: u32) -> u32 {
+async fn lookup(
+    /// The number to look up.
+    lookup: u32,
+) -> u32 {
     lookup * 2
 }
 

@@ -4,7 +4,12 @@ use serde_json::json;
 
 /// Echo a type.
 #[tool]
-fn r#type(r#type: String, r#match: Option<bool>) -> String {
+fn r#type(
+    /// The text to echo.
+    r#type: String,
+    /// Whether to end the echo with "!".
+    r#match: Option<bool>,
+) -> String {
     format!("{type}{}", if r#match.unwrap_or(false) { "!" } else { "" }, type = r#type)
 }
 
@@ -14,7 +19,11 @@ struct Keywords;
 impl Keywords {
     /// A method named like a keyword.
     #[tool]
-    fn r#loop(&self, r#in: u8) -> u8 {
+    fn r#loop(
+        &self,
+        /// The byte to return.
+        r#in: u8,
+    ) -> u8 {
         r#in
     }
 }

@@ -4,7 +4,10 @@ use serde_json::json;
 
 /// Read a file.
 #[tool(read_only)]
-async fn read(path: String) -> Result<String, std::io::Error> {
+async fn read(
+    /// The path of the file to read.
+    path: String,
+) -> Result<String, std::io::Error> {
     std::fs::read_to_string(path)
 }
 

@@ -4,7 +4,12 @@ use serde_json::json;
 
 /// Divide.
 #[tool]
-fn divide(a: f64, b: f64) -> Result<f64, ToolError> {
+fn divide(
+    /// The dividend.
+    a: f64,
+    /// The divisor (not zero).
+    b: f64,
+) -> Result<f64, ToolError> {
     if b == 0.0 {
         return Err(ToolError::new("cannot divide by zero"));
     }

@@ -16,8 +16,12 @@ fn search(
     #[serde(default = "default_limit")]
     #[schemars(range(min = 1, max = 100))]
     limit: u32,
-    #[serde(default)] exact: bool,
-    #[schemars(length(min = 2))] tags: Option<Vec<String>>,
+    /// Match the whole word only.
+    #[serde(default)]
+    exact: bool,
+    /// Only results with all of these tags.
+    #[schemars(length(min = 2))]
+    tags: Option<Vec<String>>,
 ) -> String {
     format!("{query} {limit} {exact} {}", tags.map_or(0, |tags| tags.len()))
 }

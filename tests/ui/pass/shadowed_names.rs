@@ -21,13 +21,22 @@ mod std {}
 
 /// Add.
 #[tool]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 
 /// Greet.
 #[tool]
-async fn greet(name: String, ctx: &Context) -> String {
+async fn greet(
+    /// The name of the person to greet.
+    name: String,
+    ctx: &Context,
+) -> String {
     ctx.info("hi");
     name
 }

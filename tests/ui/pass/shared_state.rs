@@ -12,13 +12,20 @@ type Shared = State<Counter>;
 
 /// Count.
 #[tool]
-fn count(by: u64, counter: State<Counter>) -> u64 {
+fn count(
+    /// How many to add to the count.
+    by: u64,
+    counter: State<Counter>,
+) -> u64 {
     counter.hits.fetch_add(by, Ordering::SeqCst) + by
 }
 
 /// Read the count.
 #[tool]
-async fn total(counter: Shared) -> u64 {
+async fn total(
+    /// The shared counter (an alias of `State<Counter>`: injected, so this text is not in the schema).
+    counter: Shared,
+) -> u64 {
     counter.hits.load(Ordering::SeqCst)
 }
 

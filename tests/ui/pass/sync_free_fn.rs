@@ -4,7 +4,12 @@ use serde_json::json;
 
 /// Add two numbers.
 #[tool]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 

@@ -12,7 +12,11 @@ struct Counter {
 impl Counter {
     /// Count a hit.
     #[tool(name = "hit", idempotent = false)]
-    fn hit(&self, by: Option<u64>) -> u64 {
+    fn hit(
+        &self,
+        /// How many hits to count (default 1).
+        by: Option<u64>,
+    ) -> u64 {
         let by = by.unwrap_or(1);
         self.hits.fetch_add(by, Ordering::SeqCst) + by
     }

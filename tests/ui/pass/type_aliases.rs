@@ -9,7 +9,11 @@ type Out = Json<Vec<String>>;
 
 /// Echo.
 #[tool]
-async fn echo(items: Args, context: &Ctx) -> Out {
+async fn echo(
+    /// The items to echo.
+    items: Args,
+    context: &Ctx,
+) -> Out {
     context.info("echo");
     Json(items)
 }
