@@ -54,7 +54,7 @@ pub(crate) struct BundleArgs {
 
 /// Runs `bundle`.
 pub(crate) async fn run(args: BundleArgs) -> Result<ExitCode, Failure> {
-    let project = Project::locate(&args.manifest)?;
+    let project = Project::locate(&args.manifest, "release")?;
     // What the manifest and server.json need, checked before the build.
     let description = project.description.clone().ok_or_else(|| {
         format!("package `{}` has no description: add `description = \"...\"` to its Cargo.toml", project.name)

@@ -42,18 +42,8 @@ const LOG_LIMIT: usize = 16 * 1024;
 /// The arguments of `cargo codeagent dev`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct DevArgs {
-    /// The crate's Cargo.toml (default: the one cargo finds from the current directory).
-    #[arg(long, value_name = "PATH")]
-    manifest_path: Option<PathBuf>,
-    /// The package of the workspace whose server to serve.
-    #[arg(long, short = 'p', value_name = "NAME")]
-    package: Option<String>,
-    /// The binary of the package to serve, when it has several.
-    #[arg(long, value_name = "NAME")]
-    bin: Option<String>,
-    /// The cargo profile to build the server with.
-    #[arg(long, value_name = "PROFILE", default_value = "dev")]
-    profile: String,
+    #[command(flatten)]
+    manifest: ManifestArgs,
     /// Serve over Streamable HTTP on ADDR (for example 127.0.0.1:8000) as
     /// well as on stdio.
     #[arg(long, value_name = "ADDR")]
@@ -70,13 +60,7 @@ pub(crate) struct DevArgs {
 
 /// Runs `cargo codeagent dev` until the client closes stdin (or Ctrl-C).
 pub(crate) fn run(args: DevArgs) -> Result<ExitCode, Failure> {
-    let manifest = ManifestArgs {
-        manifest_path: args.manifest_path.clone(),
-        package: args.package.clone(),
-        bin: args.bin.clone(),
-        profile: args.profile.clone(),
-    };
-    let project = Project::locate(&manifest)?;
+    let project = Project::locate(&args.manifest, "dev")?;
     crate::runtime()?.block_on(serve(project, args))
 }
 

@@ -117,7 +117,7 @@ pub(crate) fn run(args: InstallArgs) -> Result<ExitCode, Failure> {
             }
             let name = match &args.name {
                 Some(name) => name.clone(),
-                None => Project::locate(&args.manifest)
+                None => Project::locate(&args.manifest, "release")
                     .map(|project| project.name)
                     .map_err(|problem| format!("{problem} (or name the server with --name)"))?,
             };
@@ -137,7 +137,7 @@ pub(crate) fn run(args: InstallArgs) -> Result<ExitCode, Failure> {
             (name, Entry::Stdio { command, args: args.server_args.clone(), env })
         }
         (None, None) => {
-            let project = Project::locate(&args.manifest)?;
+            let project = Project::locate(&args.manifest, "release")?;
             let binary = project.build_release()?;
             let name = args.name.clone().unwrap_or(project.name);
             let command = binary.to_string_lossy().into_owned();

@@ -65,9 +65,10 @@ struct ManifestArgs {
     /// The binary of the package to use, when it has several.
     #[arg(long, value_name = "NAME")]
     bin: Option<String>,
-    /// The cargo profile to build the server with.
-    #[arg(long, value_name = "PROFILE", default_value = "release")]
-    profile: String,
+    /// The cargo profile to build the server with (default: `release`;
+    /// `dev` for `cargo codeagent dev`).
+    #[arg(long, value_name = "PROFILE")]
+    profile: Option<String>,
 }
 
 fn main() -> ExitCode {

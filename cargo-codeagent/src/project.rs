@@ -45,8 +45,9 @@ pub(crate) fn cargo() -> Command {
 
 impl Project {
     /// The package `args` name, or the one of the Cargo.toml cargo finds
-    /// from the current directory.
-    pub(crate) fn locate(args: &ManifestArgs) -> Result<Project, Failure> {
+    /// from the current directory; built with `--profile`, or else with
+    /// `default_profile`.
+    pub(crate) fn locate(args: &ManifestArgs, default_profile: &str) -> Result<Project, Failure> {
         let manifest = match &args.manifest_path {
             Some(path) => path.clone(),
             None => {
@@ -83,7 +84,7 @@ impl Project {
         }
         let metadata: Value = serde_json::from_slice(&output.stdout)
             .map_err(|error| format!("cargo metadata printed something that is not JSON: {error}"))?;
-        choose(&metadata, &manifest, args)
+        choose(&metadata, &manifest, args, default_profile)
     }
 
     /// Builds the server (in release unless `--profile` says otherwise) and
@@ -121,8 +122,9 @@ impl Project {
     }
 }
 
-/// The package of `metadata` that `args` name (or that `manifest` is), and its server binary.
-fn choose(metadata: &Value, manifest: &Path, args: &ManifestArgs) -> Result<Project, Failure> {
+/// The package of `metadata` that `args` name (or that `manifest` is), and
+/// its server binary, built with `--profile` or else `default_profile`.
+fn choose(metadata: &Value, manifest: &Path, args: &ManifestArgs, default_profile: &str) -> Result<Project, Failure> {
     let packages = metadata["packages"].as_array().map(Vec::as_slice).unwrap_or_default();
     let package = match &args.package {
         Some(name) => packages.iter().find(|package| package["name"] == name.as_str()).ok_or_else(|| {
@@ -188,7 +190,7 @@ fn choose(metadata: &Value, manifest: &Path, args: &ManifestArgs) -> Result<Proj
         dir: manifest.parent().map(Path::to_path_buf).unwrap_or_default(),
         manifest: PathBuf::from(package["manifest_path"].as_str().unwrap_or_default()),
         target_dir: PathBuf::from(metadata["target_directory"].as_str().unwrap_or("target")),
-        profile: args.profile.clone(),
+        profile: args.profile.clone().unwrap_or_else(|| default_profile.to_owned()),
         name,
         bin,
     })
@@ -200,12 +202,7 @@ mod tests {
     use serde_json::json;
 
     fn args(package: Option<&str>, bin: Option<&str>) -> ManifestArgs {
-        ManifestArgs {
-            manifest_path: None,
-            package: package.map(Into::into),
-            bin: bin.map(Into::into),
-            profile: "release".into(),
-        }
+        ManifestArgs { manifest_path: None, package: package.map(Into::into), bin: bin.map(Into::into), profile: None }
     }
 
     fn metadata() -> Value {
@@ -221,25 +218,28 @@ mod tests {
 
     #[test]
     fn chooses_the_package_of_the_manifest_and_its_binary_named_like_it() {
-        let project = choose(&metadata(), Path::new("/w/notes/Cargo.toml"), &args(None, None)).unwrap();
+        let project = choose(&metadata(), Path::new("/w/notes/Cargo.toml"), &args(None, None), "release").unwrap();
         assert_eq!(
             (project.name.as_str(), project.bin.as_str(), project.version.as_str()),
             ("notes", "notes", "0.2.0")
         );
         assert_eq!(project.target_dir, Path::new("/w/target"));
-        let seed = choose(&metadata(), Path::new("/w/notes/Cargo.toml"), &args(None, Some("seed"))).unwrap();
+        let seed = choose(&metadata(), Path::new("/w/notes/Cargo.toml"), &args(None, Some("seed")), "release").unwrap();
         assert_eq!(seed.bin, "seed");
     }
 
     #[test]
     fn names_what_is_missing() {
-        let workspace = choose(&metadata(), Path::new("/w/Cargo.toml"), &args(None, None)).unwrap_err();
+        let workspace = choose(&metadata(), Path::new("/w/Cargo.toml"), &args(None, None), "release").unwrap_err();
         assert!(workspace.contains("-p") && workspace.contains("notes, lib-only"), "{workspace}");
-        let unknown = choose(&metadata(), Path::new("/w/Cargo.toml"), &args(Some("nope"), None)).unwrap_err();
+        let unknown =
+            choose(&metadata(), Path::new("/w/Cargo.toml"), &args(Some("nope"), None), "release").unwrap_err();
         assert!(unknown.contains("no package `nope`"), "{unknown}");
-        let no_bin = choose(&metadata(), Path::new("/w/Cargo.toml"), &args(Some("lib-only"), None)).unwrap_err();
+        let no_bin =
+            choose(&metadata(), Path::new("/w/Cargo.toml"), &args(Some("lib-only"), None), "release").unwrap_err();
         assert!(no_bin.contains("has no binary"), "{no_bin}");
-        let wrong_bin = choose(&metadata(), Path::new("/w/Cargo.toml"), &args(Some("notes"), Some("x"))).unwrap_err();
+        let wrong_bin =
+            choose(&metadata(), Path::new("/w/Cargo.toml"), &args(Some("notes"), Some("x")), "release").unwrap_err();
         assert!(wrong_bin.contains("no binary `x`") && wrong_bin.contains("notes, seed"), "{wrong_bin}");
     }
 }
