@@ -35,7 +35,7 @@
 //!   finite_json    JSON conversion refusing non-finite numbers  (nothing; private)
 //!   raw_json       large data written to JSON text once, carried as markers in
 //!                  `Value` trees and spliced in by the writers (private) → random
-//!   random         the one source of randomness, failing closed (nothing; private)
+//!   random         the one source of randomness, failing closed (private) → lower_hex
 //!   oauth          OAuth plumbing of the client and the server's `auth`: identifiers'
 //!                  URLs, bounded exchanges, issuer metadata (private) → net
 //!   net            the outgoing HTTP stack: hyper, rustls, webpki roots (agent, client,
@@ -44,6 +44,7 @@
 //!                  (nothing; private)
 //!   log_text       text from elsewhere escaped for a log line or the terminal
 //!                  (nothing; private)
+//!   lower_hex      bytes as lower-case hex digits (nothing; private)
 //! ```
 //!
 //! Below them all, in a crate of its own, `codeagent-uri-template` (re-exported
@@ -67,6 +68,7 @@ pub mod client;
 pub mod display;
 mod finite_json;
 mod log_text;
+mod lower_hex;
 pub mod mcp;
 #[cfg(any(feature = "agent", feature = "client", feature = "auth"))]
 mod net;

@@ -6,8 +6,6 @@
 //! opened, no result is kept, no server starts without its `requestState`
 //! key). Nothing falls back to the time, the process id or a counter.
 
-use std::fmt::Write as _;
-
 /// The operating system gave no randomness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the operating system's random number generator failed")]
@@ -28,11 +26,7 @@ pub(crate) fn bytes<const N: usize>() -> Result<[u8; N], RandomError> {
 /// `N` random bytes as `2 * N` lower-case hex digits (visible ASCII, fit for
 /// a session id, a URI or a secret).
 pub(crate) fn hex<const N: usize>() -> Result<String, RandomError> {
-    let mut text = String::with_capacity(2 * N);
-    for byte in bytes::<N>()? {
-        let _ = write!(text, "{byte:02x}");
-    }
-    Ok(text)
+    Ok(crate::lower_hex::lower_hex(&bytes::<N>()?))
 }
 
 #[cfg(test)]

@@ -185,7 +185,7 @@ fn slot(id: &str, owner: Option<&str>) -> String {
         None => id.to_owned(),
         Some(owner) => {
             let digest = hmac_sha256::Hash::hash(owner.as_bytes());
-            let digest: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+            let digest = crate::lower_hex::lower_hex(&digest);
             format!("{id}.{digest}")
         }
     }

@@ -73,7 +73,7 @@ impl StateKeys {
             if secret.len() < MIN_KEY_BYTES {
                 return Err(StateKeyError::TooShort { index: index + 1, length: secret.len() });
             }
-            let id: String = Hash::hash(secret)[..4].iter().map(|byte| format!("{byte:02x}")).collect();
+            let id: String = crate::lower_hex::lower_hex(&Hash::hash(secret)[..4]);
             keys.push((id, secret.to_vec()));
         }
         if keys.is_empty() {

@@ -78,14 +78,7 @@ impl SkillFile {
 
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`.
 fn digest(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let hash = hmac_sha256::Hash::hash(bytes);
-    let mut text = String::with_capacity(7 + 64);
-    text.push_str("sha256:");
-    for byte in hash {
-        let _ = write!(text, "{byte:02x}");
-    }
-    text
+    format!("sha256:{}", crate::lower_hex::lower_hex(&hmac_sha256::Hash::hash(bytes)))
 }
 
 /// The MIME type of file `path` with content `bytes`.

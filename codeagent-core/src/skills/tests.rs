@@ -92,7 +92,7 @@ fn every_skill_folder_is_served_with_its_files_digests_and_sizes() {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    crate::lower_hex::lower_hex(bytes)
 }
 
 #[test]

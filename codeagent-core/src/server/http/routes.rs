@@ -269,7 +269,7 @@ fn owner(http: &Http, headers: &HeaderMap, caller: &Admitted) -> Option<String> 
     http.options.authorizer.as_ref()?;
     let credentials = headers.get(header::AUTHORIZATION).map_or(&[][..], HeaderValue::as_bytes);
     let digest = hmac_sha256::Hash::hash(credentials);
-    Some(format!("credentials:{}", digest.iter().map(|byte| format!("{byte:02x}")).collect::<String>()))
+    Some(format!("credentials:{}", crate::lower_hex::lower_hex(&digest)))
 }
 
 /// 503: the shared store failed, so the request cannot be served now.
