@@ -1,9 +1,6 @@
 //! The Streamable HTTP transport: both eras, sessions, the security checks and limits, load, the host page.
 //!
-//! One test binary: each module was a binary of its own.
-
-#[path = "../common/mod.rs"]
-mod common;
+//! A module of the `server` test binary (`tests/server.rs`).
 
 mod host_page;
 mod legacy;

@@ -7,7 +7,7 @@
 //! newline). Regenerate them with
 //!
 //! ```text
-//! UPDATE_GOLDEN=1 cargo test -p codeagent-core --test golden
+//! UPDATE_GOLDEN=1 cargo test -p codeagent-core --test suite golden::
 //! ```
 //!
 //! and read the diff before committing: a fixture is a claim about the wire.

@@ -2,17 +2,15 @@
 //!
 //! Each case is an `async fn(Transport)` run once per transport by
 //! [`over_both!`], which makes a module per case with one test per transport,
-//! so a failure names both: `tools::unknown_tool_is_invalid_params::http`.
-//! The client ([`common::client::Client`]) speaks either transport and
+//! so a failure names both: `behaviour::tools::unknown_tool_is_invalid_params::http`.
+//! The client ([`crate::common::client::Client`]) speaks either transport and
 //! validates everything it receives against the official schema of its era.
 //! Transport-specific behaviour (stdio framing, HTTP sessions, headers and
-//! status codes) is tested in `tests/stdio/` and `tests/http/`.
-
-#[path = "../common/mod.rs"]
-mod common;
+//! status codes) is tested in `tests/stdio/` and `tests/http/`
+//! (modules of the same test binary, `tests/server.rs`).
 
 /// For each `case` (an `async fn(Transport)` in scope), a module `case` with
-/// the tests `stdio` and `http`, each bounded by [`common::TEST_LIMIT`].
+/// the tests `stdio` and `http`, each bounded by [`crate::common::TEST_LIMIT`].
 macro_rules! over_both {
     ($($case:ident),* $(,)?) => {
         $(
@@ -49,7 +47,7 @@ mod tools;
 
 use serde_json::{Value, json};
 
-use common::client::Client;
+use crate::common::client::Client;
 
 /// `{name, arguments}` of a `tools/call`.
 fn call(name: &str, arguments: Value) -> Value {

@@ -3,7 +3,7 @@
 //! and span (`tests/ui/fail`, one check per file, each with its `.stderr`), and
 //! the signatures that must compile and work (`tests/ui/pass`).
 //!
-//! Regenerate the snapshots with `TRYBUILD=overwrite cargo test --test ui`,
+//! Regenerate the snapshots with `TRYBUILD=overwrite cargo test --test library ui::`,
 //! then read every changed `.stderr`.
 
 #[test]

@@ -3,8 +3,11 @@
 //! decoded with the official OTLP protobuf definitions (`opentelemetry-proto`),
 //! named after the method and tool, with their attributes, and parented on
 //! the trace the client sent in `_meta.traceparent` (SEP-414).
-
-mod common;
+//!
+//! The test's subscriber is its thread's default, not the process's: the
+//! request log's tests ([`super::log`]) own the global one. So the test runs
+//! on a current-thread runtime, where the servers and clients it starts run
+//! on that thread too and every span they open reaches the exporter.
 
 use std::time::Duration;
 
@@ -20,7 +23,8 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tracing_subscriber::layer::SubscriberExt;
 
-use common::client::{Client, Transport, behaviour_server};
+use crate::common;
+use crate::common::client::{Client, Transport, behaviour_server};
 
 const TRACE_ID: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT_ID: &str = "00f067aa0ba902b7";
@@ -78,13 +82,13 @@ fn modern(mut params: Value, meta: Value) -> Value {
     params
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[tokio::test]
 async fn spans_reach_an_otlp_receiver_and_continue_the_callers_trace() {
     common::bounded(async {
         let (url, mut spans) = receiver().await;
         let provider = otel::tracer_provider(&url, "otel-test").expect("an exporter");
         let subscriber = tracing_subscriber::registry().with(otel::layer(&provider));
-        tracing::subscriber::set_global_default(subscriber).expect("the only subscriber of this test binary");
+        let _scoped = tracing::subscriber::set_default(subscriber);
 
         for transport in Transport::ALL {
             let mut client = Client::start(transport, behaviour_server().with_middleware(Trace::new())).await;
