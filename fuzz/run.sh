@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Runs every fuzz target briefly (FUZZ_SECONDS each, 20 unless set) on its
-# committed corpus, one process at a time, and fails on any finding (a panic,
-# a hang past 10 s, an out-of-memory, a leak). New inputs go to a scratch
-# folder, so the committed corpus is never changed; a finding is saved under
-# fuzz/artifacts/<target>/ (reproduce it with `cargo +nightly-2026-05-20 fuzz run <target> <file>`).
+# First runs each target once on the inputs of the bugs it found before
+# (fuzz/regressions/<target>/, one file per bug, named after it): putting a
+# bug back fails this step, whatever the corpus holds. Then runs every fuzz
+# target briefly (FUZZ_SECONDS each, 20 unless set) on its committed corpus,
+# one process at a time, and fails on any finding (a panic, a hang past 10 s,
+# an out-of-memory, a leak). New inputs go to a scratch folder, so the
+# committed corpus is never changed; a finding is saved under
+# fuzz/artifacts/<target>/ (reproduce it with `cargo +nightly-2026-05-20 fuzz run <target> <file>`;
+# once fixed, add it to fuzz/regressions/<target>/). The corpora are minimised
+# to the edges they cover (`cargo fuzz cmin <target> -- -use_counters=0`):
+# libFuzzer runs every input of a corpus before it mutates any, so a corpus
+# that takes longer than FUZZ_SECONDS to replay leaves no time to fuzz.
 #
 # Runs on one named nightly, not whatever `nightly` is today: the toolchain
 # `nightly-2026-05-20` (rustc 1.97.0-nightly e50aa6fba 2026-05-19) when rustup
@@ -32,9 +39,15 @@ if ! cargo "+$toolchain" fuzz --version >/dev/null 2>&1; then
 fi
 
 cargo "+$toolchain" fuzz build
+targets="$(cargo "+$toolchain" fuzz list)"
+for target in $targets; do
+    [ -d "regressions/$target" ] || continue
+    echo "== $target: the inputs of earlier findings (fuzz/regressions/$target)"
+    cargo "+$toolchain" fuzz run "$target" "regressions/$target"/* -- -timeout=10 -rss_limit_mb=2048
+done
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-for target in $(cargo "+$toolchain" fuzz list); do
+for target in $targets; do
     echo "== fuzz $target (${seconds}s)"
     mkdir -p "$scratch/$target"
     cargo "+$toolchain" fuzz run "$target" "$scratch/$target" "corpus/$target" -- \

@@ -7,7 +7,7 @@
 //! # Layering
 //!
 //! The modules form layers, top to bottom; a module imports only from the
-//! layers drawn below it (`tests/layering.rs` reads this drawing and checks
+//! layers drawn below it (`tests/suite/layering.rs` reads this drawing and checks
 //! every import against it):
 //!
 //! ```text

@@ -1,5 +1,5 @@
 //! The safety check of a rendered card, shared by the property tests
-//! (`codeagent-core/tests/properties.rs`) and the `display` and `from_mcp`
+//! (`codeagent-core/tests/suite/properties.rs`) and the `display` and `from_mcp`
 //! fuzz targets: no `<script`, only the tags the renderer emits, no
 //! event-handler attribute, and link and image URLs only with safe schemes
 //! (`http`, `https`, `mailto`, and `data:image/...` for an embedded image).

@@ -322,7 +322,7 @@ async fn wait_for_exit(mut child: std::process::Child, limit: Duration) -> std::
 
 /// The gallery example binary, next to this test's binary
 /// (`target/<profile>/examples/gallery`). `cargo test` builds examples, but
-/// `cargo test --test http` does not: build it (a no-op when fresh).
+/// `cargo test --test server` does not: build it (a no-op when fresh).
 async fn gallery_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps/<test>");

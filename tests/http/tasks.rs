@@ -122,17 +122,22 @@ fn doomed(store: Arc<dyn Store>) -> Doomed {
     let addr = listener.local_addr().expect("an address");
     runtime.spawn(async move {
         let listener = TcpListener::from_std(listener).expect("a tokio listener");
-        let _ = server().serve_http_on(listener, HttpOptions::new().with_store(store)).await;
+        let _ = server().with_task_lease(LEASE).serve_http_on(listener, HttpOptions::new().with_store(store)).await;
     });
     Doomed { addr, runtime }
 }
 
+/// The lease of the instances below: a tenth of the default, so that the
+/// test waits a fraction of a second, not the default's seconds, for a lease
+/// to lapse (the logic does not depend on its length).
+const LEASE: Duration = Duration::from_millis(500);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_task_of_an_instance_that_died_fails_within_seconds() {
+async fn the_task_of_an_instance_that_died_fails_within_a_lease() {
     bounded(async {
         let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
         let doomed = doomed(Arc::clone(&store));
-        let survivor = start(server(), HttpOptions::new().with_store(store)).await;
+        let survivor = start(server().with_task_lease(LEASE), HttpOptions::new().with_store(store)).await;
         let created = result(
             doomed.addr,
             &declaring(1, "tools/call", json!({"name": "long_job", "arguments": {"seconds": 3600, "ask": false}})),
@@ -140,8 +145,8 @@ async fn the_task_of_an_instance_that_died_fails_within_seconds() {
         .await;
         let id = created["taskId"].as_str().expect("a task id").to_owned();
         assert_eq!(status_of(survivor.addr, &id).await["status"], "working");
-        // Still working while its instance renews the lease.
-        tokio::time::sleep(Duration::from_secs(6)).await;
+        // Still working three leases later, while its instance renews the lease.
+        tokio::time::sleep(LEASE * 3).await;
         assert_eq!(status_of(survivor.addr, &id).await["status"], "working", "a live instance's task stays working");
         let killed = Instant::now();
         tokio::task::spawn_blocking(move || doomed.runtime.shutdown_background()).await.expect("the instance is gone");
@@ -152,7 +157,7 @@ async fn the_task_of_an_instance_that_died_fails_within_seconds() {
         assert_eq!(failed["error"]["code"], -32603, "{failed}");
         let message = failed["error"]["message"].as_str().expect("a message");
         assert!(message.contains("stopped before it ended"), "says why: {message}");
-        assert!(took < Duration::from_secs(8), "failed within the lease and a renewal, not the TTL: {took:?}");
+        assert!(took < LEASE * 6, "failed within the lease and a renewal, not the TTL: {took:?}");
     })
     .await;
 }

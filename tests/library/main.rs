@@ -1,4 +1,4 @@
-//! The library in process, no transport: toolboxes and their registries, resources and prompts, argument checking and decoding, the provider forms, schemas, lints.
+//! The library in process, no transport: toolboxes and their registries, resources and prompts, argument checking and decoding, the provider forms, schemas, lints, and what the macros refuse at compile time (`ui`).
 //!
 //! One test binary: each module was a binary of its own.
 
@@ -9,3 +9,4 @@ mod providers;
 mod resources_prompts;
 mod schemas;
 mod toolbox;
+mod ui;

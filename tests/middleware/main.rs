@@ -5,6 +5,11 @@
 //! behaviour suite, by [`over_both!`]. The client validates every message it
 //! receives against the official schema of its era, so a middleware that
 //! answers instead of the handler still answers in the right shape.
+//!
+//! With `--features rate-limit`, the per-caller rate limit (`rate`); with
+//! `--features otel`, the OpenTelemetry export to an OTLP/HTTP receiver
+//! (`otel`, once a test binary of its own): `.ci/run` runs this binary with
+//! both.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -34,6 +39,8 @@ macro_rules! over_both {
 mod headers;
 mod limits;
 mod log;
+#[cfg(feature = "otel")]
+mod otel;
 #[cfg(feature = "rate-limit")]
 mod rate;
 mod scopes;

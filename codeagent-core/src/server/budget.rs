@@ -28,9 +28,11 @@
 use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
+// The runtime's clock (the system's, unless a test paused it to move it past a TTL).
+use tokio::time::Instant;
 
 use crate::mcp::{ARTIFACT_META_KEY, ContentBlock, ProtocolVersion, ResourceLink};
 use crate::raw_json::RawParts;

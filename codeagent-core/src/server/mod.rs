@@ -45,7 +45,7 @@ pub use crate::mcp::meta::{
 pub use budget::{DEFAULT_RESULT_STORE_BYTES, DEFAULT_RESULT_TTL, RESULT_MIME_TYPE, RESULT_URI_PREFIX};
 pub use info::ServerInfo;
 pub use state::{DEFAULT_STATE_TTL, MIN_KEY_BYTES, STATE_KEY_VAR, StateKeyError, StateKeys};
-pub use tasks::{DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TASKS_EXTENSION};
+pub use tasks::{DEFAULT_TASK_LEASE, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TASKS_EXTENSION};
 
 use crate::mcp::Icon;
 use crate::toolbox::{ResultBudget, Toolbox};
@@ -277,7 +277,7 @@ impl Server {
     #[must_use]
     pub fn with_task_ttl(mut self, ttl: Duration) -> Self {
         let tasks = &self.engine.tasks;
-        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), ttl, tasks.poll_interval));
+        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), ttl, tasks.poll_interval, tasks.lease));
         self
     }
 
@@ -286,7 +286,20 @@ impl Server {
     #[must_use]
     pub fn with_task_poll_interval(mut self, interval: Duration) -> Self {
         let tasks = &self.engine.tasks;
-        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), tasks.ttl, interval));
+        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), tasks.ttl, interval, tasks.lease));
+        self
+    }
+
+    /// How long the instance running a task vouches for it at each renewal
+    /// of its lease ([`DEFAULT_TASK_LEASE`], five seconds, unless set); it
+    /// renews the lease five times a lease. Instances sharing a
+    /// [task store](Server::with_task_store) end a task whose lease lapsed
+    /// (its instance died) `failed`: a shorter lease notices a dead instance
+    /// sooner, for more writes to the store. Give every instance the same.
+    #[must_use]
+    pub fn with_task_lease(mut self, lease: Duration) -> Self {
+        let tasks = &self.engine.tasks;
+        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), tasks.ttl, tasks.poll_interval, lease));
         self
     }
 

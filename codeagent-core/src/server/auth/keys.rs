@@ -4,11 +4,13 @@
 //! rotation needs no restart and a flood of made-up key ids costs the issuer
 //! nothing.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{DecodingKey, jwk::Jwk};
 use tokio::sync::Mutex;
+// The runtime's clock (the system's, unless a test paused it to move it past the refetch interval).
+use tokio::time::Instant;
 
 use crate::net::HttpClient;
 use crate::oauth::fetch::get_json;

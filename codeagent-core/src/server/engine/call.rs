@@ -281,7 +281,7 @@ impl Engine {
     pub(super) async fn share_result(&self, uri: &str, owner: Option<&str>) {
         #[cfg(feature = "http")]
         if let Some(store) = &self.shared_results
-            && let Some(found) = self.results.get(uri, std::time::Instant::now(), owner)
+            && let Some(found) = self.results.get(uri, tokio::time::Instant::now(), owner)
         {
             let key = budget::shared_key(uri, owner);
             if let Err(error) = store.set(&key, found.document.as_str().to_owned(), self.results.ttl()).await {

@@ -144,7 +144,7 @@ impl Engine {
         if uri.starts_with(RESULT_URI_PREFIX) {
             // A result kept for a caller is found for that caller only.
             let owner = route.caller.as_ref().map(crate::toolbox::Caller::identity);
-            let found = self.results.get(&uri, std::time::Instant::now(), owner.as_deref());
+            let found = self.results.get(&uri, tokio::time::Instant::now(), owner.as_deref());
             #[cfg(feature = "http")]
             if found.is_none()
                 && let Some(store) = self.shared_results.clone()

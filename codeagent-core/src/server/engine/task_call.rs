@@ -21,7 +21,6 @@ use crate::server::era::Era;
 use crate::server::jsonrpc::{INTERNAL_ERROR, RpcError};
 use crate::server::outlet::RequestNotifier;
 use crate::server::peer::{Peer, Slot};
-use crate::server::tasks::RENEWAL;
 use crate::server::tasks::record::Status;
 use crate::server::tasks::running::{RunningTask, TaskAsker, TaskNotifier};
 use crate::toolbox::context::{Notifier, RequestInfo};
@@ -251,7 +250,8 @@ impl Engine {
     /// it runs, and records how it ended.
     async fn run_task(self: Arc<Self>, era: Era, task: Arc<RunningTask>, mut call: StartedCall) {
         let tasks = Arc::clone(&self.tasks);
-        let mut renewal = tokio::time::interval_at(tokio::time::Instant::now() + RENEWAL, RENEWAL);
+        let every = tasks.renewal();
+        let mut renewal = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         let finished = loop {
             tokio::select! {
                 biased;

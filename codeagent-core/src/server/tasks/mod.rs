@@ -6,7 +6,8 @@
 //! Every task is a record in a [`Store`] (in memory unless the server is
 //! given a shared one), written before the client hears of the task, so any
 //! instance sharing the store answers for it. The instance running the tool
-//! renews a lease in the record every second; an instance reading a task
+//! renews a lease in the record five times a lease (every second for the
+//! default lease of five seconds); an instance reading a task
 //! whose lease lapsed (its instance died) ends it `failed`, so no task stays
 //! `working` until its TTL because the process running it is gone. A cancel
 //! or an answer given to another instance travels through the store (a
@@ -36,8 +37,11 @@ pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
 /// How often clients are asked to poll a task unless the server says otherwise.
 pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_millis(500);
 
-/// How long the instance running a task vouches for it at each renewal.
-pub(crate) const LEASE: Duration = Duration::from_secs(5);
+/// How long the instance running a task vouches for it at each renewal
+/// unless the server says otherwise: five seconds. It renews the lease five
+/// times a lease (every second); a task whose lease lapsed, its instance
+/// gone, is ended `failed` by the next instance that reads it.
+pub const DEFAULT_TASK_LEASE: Duration = Duration::from_secs(5);
 
 /// The most tasks one `subscriptions/listen` stream may follow.
 pub(crate) const MAX_LISTENED_TASKS: usize = 100;
@@ -47,10 +51,6 @@ pub(crate) const MAX_LISTENED_TASKS: usize = 100;
 pub(crate) fn is_task_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
 }
-
-/// How often the instance running a task renews its lease (and looks for a
-/// cancel or answers other instances left in the store).
-pub(crate) const RENEWAL: Duration = Duration::from_secs(1);
 
 /// What one instance tells the others about a task, over the store's bus.
 #[derive(Debug, Serialize, Deserialize)]
@@ -87,6 +87,8 @@ pub(crate) struct Tasks {
     pub(crate) instance: String,
     pub(crate) ttl: Duration,
     pub(crate) poll_interval: Duration,
+    /// How long each renewal vouches for a task run here.
+    pub(crate) lease: Duration,
     running: Mutex<HashMap<String, Arc<RunningTask>>>,
     /// The ids of tasks whose record changed, on any instance.
     changed: broadcast::Sender<String>,
@@ -101,23 +103,32 @@ impl std::fmt::Debug for Tasks {
 }
 
 impl Tasks {
-    /// Tasks kept in `store`, each kept for `ttl` and polled every `poll_interval`.
-    pub(crate) fn new(store: Arc<dyn Store>, ttl: Duration, poll_interval: Duration) -> Tasks {
+    /// Tasks kept in `store`, each kept for `ttl`, polled every
+    /// `poll_interval`, and leased for `lease` by the instance running it.
+    pub(crate) fn new(store: Arc<dyn Store>, ttl: Duration, poll_interval: Duration, lease: Duration) -> Tasks {
         let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
         Tasks {
             store,
             instance: format!("{:x}-{nanos:x}", std::process::id()),
             ttl,
             poll_interval,
+            lease,
             running: Mutex::new(HashMap::new()),
             changed: broadcast::channel(256).0,
             listening: AtomicBool::new(false),
         }
     }
 
-    /// Tasks in this process's memory, with the default TTL and poll interval.
+    /// Tasks in this process's memory, with the default TTL, poll interval and lease.
     pub(crate) fn in_memory() -> Tasks {
-        Tasks::new(Arc::new(MemoryStore::new()), DEFAULT_TASK_TTL, DEFAULT_TASK_POLL_INTERVAL)
+        Tasks::new(Arc::new(MemoryStore::new()), DEFAULT_TASK_TTL, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_LEASE)
+    }
+
+    /// How often the instance running a task renews its lease (and looks for
+    /// a cancel or answers other instances left in the store): five times a
+    /// lease.
+    pub(crate) fn renewal(&self) -> Duration {
+        (self.lease / 5).max(Duration::from_millis(1))
     }
 
     /// The store the records live in.
@@ -127,7 +138,7 @@ impl Tasks {
 
     /// These tasks' settings with `store` instead.
     pub(crate) fn with_store(&self, store: Arc<dyn Store>) -> Tasks {
-        Tasks::new(store, self.ttl, self.poll_interval)
+        Tasks::new(store, self.ttl, self.poll_interval, self.lease)
     }
 
     /// A fresh record for a task of `owner` whose tool needs `scopes`, run here.
@@ -152,7 +163,7 @@ impl Tasks {
             result: None,
             error: None,
             instance: self.instance.clone(),
-            lease_until_ms: now.saturating_add(millis(LEASE)),
+            lease_until_ms: now.saturating_add(millis(self.lease)),
         })
     }
 
@@ -265,10 +276,10 @@ impl Tasks {
     /// answers other instances left in the store.
     pub(crate) async fn renew(&self, task: &RunningTask) -> Result<(), StoreError> {
         let id = task.update(|record| {
-            record.lease_until_ms = now_ms().saturating_add(u64::try_from(LEASE.as_millis()).unwrap_or(u64::MAX));
+            record.lease_until_ms = now_ms().saturating_add(u64::try_from(self.lease.as_millis()).unwrap_or(u64::MAX));
             record.task_id.clone()
         });
-        if self.store.get(&cancel_key(&id), LEASE).await?.is_some() {
+        if self.store.get(&cancel_key(&id), self.lease).await?.is_some() {
             task.cancel.cancel();
         }
         self.take_inputs(task, &id).await?;
