@@ -258,7 +258,7 @@ async fn greet_answers_in_every_protocol_version() {{
 async fn the_about_resource_lists_the_tools() {{
     let client = testing::connect(&{ident}::server(), ProtocolVersion::LATEST).await;
     let read = client.read_resource("{scheme}://about").await.unwrap();
-    let text = read["contents"][0]["text"].as_str().unwrap();
+    let text = read.text().unwrap();
     assert!(text.contains("`greet`"), "{{text}}");
 }}
 "#
