@@ -15,6 +15,7 @@ over_both!(
     the_requests_of_a_batch_run_concurrently,
     a_duplicate_id_inside_a_batch_is_refused,
     a_batch_outside_2025_03_26_is_an_invalid_request,
+    a_malformed_field_inside_a_batch_is_refused_naming_it,
 );
 
 fn request(id: i64, method: &str, params: Value) -> Value {
@@ -114,4 +115,29 @@ async fn a_batch_outside_2025_03_26_is_an_invalid_request(transport: Transport) 
     client.send_raw(json!([request(1, "tools/list", modern(json!({})))])).await;
     let error = client.recv().await;
     assert_eq!(error["error"]["code"], INVALID_REQUEST, "{transport}: {error}");
+}
+
+/// The `_meta` rule holds for a batch element as for a lone request: each
+/// malformed element is `-32602` naming its field, and its neighbours run.
+async fn a_malformed_field_inside_a_batch_is_refused_naming_it(transport: Transport) {
+    let mut client = Client::new(transport).await;
+    client.initialize(V2025_03).await;
+    let mut bad_meta = call("add", json!({"a": 1, "b": 2}));
+    bad_meta["_meta"] = json!(5);
+    let mut bad_token = call("add", json!({"a": 1, "b": 2}));
+    bad_token["_meta"] = json!({"progressToken": {"a": 1}});
+    client
+        .send_raw(json!([
+            request(1, "tools/call", bad_meta),
+            request(2, "tools/call", call("add", json!({"a": 20, "b": 22}))),
+            request(3, "tools/call", bad_token),
+        ]))
+        .await;
+    let answer = client.recv().await;
+    assert_eq!(ids(&answer), [&json!(1), &json!(2), &json!(3)], "{transport}: {answer}");
+    assert_eq!(answer[0]["error"]["code"], INVALID_PARAMS, "{transport}: {answer}");
+    assert_eq!(answer[0]["error"]["data"]["field"], "_meta", "{transport}: {answer}");
+    assert_eq!(text(&answer[1]["result"]), "42", "{transport}: {answer}");
+    assert_eq!(answer[2]["error"]["code"], INVALID_PARAMS, "{transport}: {answer}");
+    assert_eq!(answer[2]["error"]["data"]["field"], "_meta.progressToken", "{transport}: {answer}");
 }
