@@ -5,6 +5,7 @@
 //!
 //! `cargo test --test server http::security` runs one module.
 
+#[macro_use]
 mod common;
 
 mod behaviour;

@@ -48,6 +48,30 @@ pub const INTERNAL_ERROR: i64 = -32603;
 pub const HEADER_MISMATCH: i64 = -32020;
 pub const UNSUPPORTED_VERSION: i64 = -32022;
 
+/// For each `case` (an `async fn(Transport)` in scope), a module `case` with
+/// the tests `stdio` and `http`, each bounded by [`TEST_LIMIT`]. A binary
+/// that runs cases over both transports declares `#[macro_use] mod common;`.
+#[allow(unused_macros)]
+macro_rules! over_both {
+    ($($case:ident),* $(,)?) => {
+        $(
+            mod $case {
+                use crate::common::client::Transport;
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn stdio() {
+                    crate::common::bounded(super::$case(Transport::Stdio)).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn http() {
+                    crate::common::bounded(super::$case(Transport::Http)).await;
+                }
+            }
+        )*
+    };
+}
+
 /// Fails the test when `test` takes longer than [`TEST_LIMIT`].
 pub async fn bounded(test: impl Future<Output = ()>) {
     bounded_by(TEST_LIMIT, test).await;

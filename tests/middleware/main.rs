@@ -12,29 +12,8 @@
 //! both.
 
 #[path = "../common/mod.rs"]
+#[macro_use]
 mod common;
-
-/// For each `case` (an `async fn(Transport)` in scope), a module `case` with
-/// the tests `stdio` and `http`, each bounded by [`common::TEST_LIMIT`].
-macro_rules! over_both {
-    ($($case:ident),* $(,)?) => {
-        $(
-            mod $case {
-                use crate::common::client::Transport;
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn stdio() {
-                    crate::common::bounded(super::$case(Transport::Stdio)).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn http() {
-                    crate::common::bounded(super::$case(Transport::Http)).await;
-                }
-            }
-        )*
-    };
-}
 
 mod headers;
 mod limits;

@@ -8,12 +8,7 @@ use codeagent_core::display::{Display, Html, markdown_to_html, render};
 use codeagent_core::{Code, Diff, Image, IntoToolResult, Table, Text, ToolError, ToolResult};
 use serde_json::{Value, json};
 
-const PNG_1X1: &[u8] = b"\x89PNG\r\n\x1a\n\
-\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\
-\x00\x00\x00\x0dIDAT\x78\xda\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x56\xc7\x2f\x0d\
-\x00\x00\x00\x00IEND\xae\x42\x60\x82";
-const PNG_1X1_B64: &str =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4z8DwHwAFAAH/VscvDQAAAABJRU5ErkJggg==";
+use crate::{PNG_1X1, PNG_1X1_B64};
 
 const XSS: &str = "<script>alert('x')</script>";
 const XSS_ESCAPED: &str = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;";

@@ -22,20 +22,11 @@ use codeagent_core::{
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::{PNG_1X1, PNG_1X1_B64};
+
 // ---------------------------------------------------------------------------
 // fixtures: a real 1x1 PNG and a real 1x1 GIF
 // ---------------------------------------------------------------------------
-
-/// A complete 1x1 RGBA PNG (one red pixel): signature, IHDR, IDAT (zlib), IEND,
-/// every chunk with its CRC. `png_is_well_formed` checks it.
-const PNG_1X1: &[u8] = b"\x89PNG\r\n\x1a\n\
-\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\
-\x00\x00\x00\x0dIDAT\x78\xda\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x56\xc7\x2f\x0d\
-\x00\x00\x00\x00IEND\xae\x42\x60\x82";
-
-/// Its standard base64, computed independently of the crate.
-const PNG_1X1_B64: &str =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4z8DwHwAFAAH/VscvDQAAAABJRU5ErkJggg==";
 
 /// The classic 43-byte transparent 1x1 GIF89a.
 const GIF_1X1: &[u8] = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\

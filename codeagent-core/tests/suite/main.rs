@@ -16,3 +16,15 @@ mod golden;
 mod layering;
 mod mcp_wire;
 mod properties;
+
+/// A complete 1x1 RGBA PNG (one red pixel): signature, IHDR, IDAT (zlib), IEND,
+/// every chunk with its CRC (`golden::png_is_well_formed` checks it); for the
+/// display and golden tests.
+pub(crate) const PNG_1X1: &[u8] = b"\x89PNG\r\n\x1a\n\
+\x00\x00\x00\x0dIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\
+\x00\x00\x00\x0dIDAT\x78\xda\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x56\xc7\x2f\x0d\
+\x00\x00\x00\x00IEND\xae\x42\x60\x82";
+
+/// Its standard base64, computed independently of the crate.
+pub(crate) const PNG_1X1_B64: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4z8DwHwAFAAH/VscvDQAAAABJRU5ErkJggg==";
