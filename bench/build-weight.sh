@@ -189,7 +189,12 @@ use codeagent::prelude::*;
 
 /// Add two integers.
 #[tool]
-fn add(a: i64, b: i64) -> i64 {
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
     a + b
 }
 

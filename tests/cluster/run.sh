@@ -2,7 +2,8 @@
 # The multi-instance test (tests/cluster/test_cluster.py): two gallery instances sharing legacy
 # sessions through a real Redis, behind a real nginx (round robin). Installs Debian's redis-server
 # and nginx-light with apt-get when missing (needs root), builds the gallery with the `redis`
-# feature, and runs the checks with the Python `mcp` client of tests/interop/install.sh (.venv).
+# feature (or with CODEAGENT_FEATURES, a list that must include `redis`: .ci/run passes the one
+# feature set its later stages share, so that they share one build), and runs the checks with the Python `mcp` client of tests/interop/install.sh (.venv).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -20,9 +21,14 @@ if [ ! -x .venv/bin/python ]; then
     bash tests/interop/install.sh
 fi
 
-cargo build -p codeagent --features redis --example gallery
+features="${CODEAGENT_FEATURES:-redis}"
+if [[ ! ",$features," =~ ,redis, ]]; then
+    echo "run.sh: CODEAGENT_FEATURES=$features does not include redis, which the cluster needs" >&2
+    exit 2
+fi
+cargo build -p codeagent --features "$features" --example gallery
 # Copied at once: a later cargo command may rebuild the example without the feature.
 binary="$(mktemp -d)/gallery"
 trap 'rm -rf "$(dirname "$binary")"' EXIT
-cp target/debug/examples/gallery "$binary"
+cp "${CARGO_TARGET_DIR:-target}/debug/examples/gallery" "$binary"
 .venv/bin/python tests/cluster/test_cluster.py "$binary"
