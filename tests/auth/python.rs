@@ -13,7 +13,10 @@ use crate::issuer::Issuer;
 async fn the_python_client_discovers_the_issuer_and_calls_the_gallery() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let python = root.join(".venv/bin/python");
-    let gallery = root.join("target/debug/examples/gallery");
+    // Beside this test's own binary (target/debug/deps/), so that CARGO_TARGET_DIR is followed.
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let debug = exe.parent().and_then(Path::parent).expect("the test binary sits in <target>/debug/deps");
+    let gallery = debug.join("examples/gallery");
     assert!(python.is_file(), "{} is missing: run `bash tests/interop/install.sh`", python.display());
     assert!(gallery.is_file(), "{} is missing: run `cargo build --features auth --example gallery`", gallery.display());
     let issuer = Issuer::start().await;

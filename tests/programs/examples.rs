@@ -37,7 +37,7 @@ use serde_json::{Value, json};
 
 /// The directory of the examples built next to this test binary
 /// (`target/<profile>/examples/`), after building them once (a no-op when
-/// they are fresh; with `--features agent` when this test has it).
+/// they are fresh: with the features this test was built with).
 fn built() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
@@ -45,6 +45,20 @@ fn built() -> &'static Path {
         let profile = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test binary>").to_owned();
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let mut build = Command::new(cargo);
+        // Without the variables cargo sets for a test run (this package's name,
+        // version and manifest): build scripts that watch them (ring's does)
+        // would otherwise see them change, run again, and have every later
+        // build of the same target directory rebuild what depends on them.
+        for (name, _) in std::env::vars_os() {
+            let name = name.to_string_lossy();
+            if name.starts_with("CARGO_PKG_")
+                || name.starts_with("CARGO_BIN_EXE_")
+                || ["CARGO_MANIFEST_DIR", "CARGO_MANIFEST_PATH", "CARGO_MANIFEST_LINKS", "CARGO_CRATE_NAME", "OUT_DIR"]
+                    .contains(&name.as_ref())
+            {
+                build.env_remove(name.as_ref());
+            }
+        }
         build.args([
             "build",
             "--quiet",
@@ -52,11 +66,22 @@ fn built() -> &'static Path {
             "--manifest-path",
             concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
         ]);
-        if cfg!(feature = "agent") {
-            build.args(["--features", "agent"]);
-        }
-        if cfg!(feature = "auth") {
-            build.args(["--features", "auth"]);
+        // The features this test was built with, so that the build is the one
+        // cargo just made for it (fresh) rather than another build of the crate.
+        let features: Vec<&str> = [
+            ("agent", cfg!(feature = "agent")),
+            ("auth", cfg!(feature = "auth")),
+            ("redis", cfg!(feature = "redis")),
+            ("testing", cfg!(feature = "testing")),
+            ("tls", cfg!(feature = "tls")),
+            ("rate-limit", cfg!(feature = "rate-limit")),
+            ("otel", cfg!(feature = "otel")),
+        ]
+        .into_iter()
+        .filter_map(|(feature, on)| on.then_some(feature))
+        .collect();
+        if !features.is_empty() {
+            build.args(["--features", &features.join(",")]);
         }
         if profile.file_name().is_some_and(|name| name == "release") {
             build.arg("--release");
