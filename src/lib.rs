@@ -1,11 +1,14 @@
 #![doc = include_str!("../README.md")]
 
+/// A unified diff of two texts as a tool's output (feature `diff`).
+#[cfg(feature = "diff")]
+pub use codeagent_core::Diff;
 pub use codeagent_core::mcp::ProtocolVersion;
 pub use codeagent_core::server::{Serve, Server};
 pub use codeagent_core::toolbox::{Context, Toolbox};
 pub use codeagent_core::{
-    Artifact, ArtifactKind, ArtifactRef, ArtifactStatus, ArtifactVersions, Channels, Code, Column, ColumnType, Diff,
-    Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult, ToolResultEvent,
+    Artifact, ArtifactKind, ArtifactRef, ArtifactStatus, ArtifactVersions, Channels, Code, Column, ColumnType, Image,
+    IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult, ToolResultEvent,
 };
 pub use codeagent_core::{access, artifact, display, mcp, output, result, server, toolbox, ui, uri_template};
 pub use codeagent_core::{ask, completion, prompts, resources, schema, tools};
@@ -78,14 +81,14 @@ pub mod guide {
 
 /// Everything a tool author needs: `use codeagent::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "diff")]
+    pub use codeagent_core::Diff;
     pub use codeagent_core::mcp::ProtocolVersion;
     pub use codeagent_core::resources::ResourceSpec;
     pub use codeagent_core::server::Serve;
     pub use codeagent_core::toolbox::{Context, Toolbox};
     pub use codeagent_core::tools::State;
-    pub use codeagent_core::{
-        Channels, Code, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult,
-    };
+    pub use codeagent_core::{Channels, Code, Image, IntoToolResult, Json, Output, Table, Text, ToolError, ToolResult};
     pub use codeagent_macros::{prompt, resource, tool, toolbox};
 }
 

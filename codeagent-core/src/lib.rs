@@ -92,7 +92,9 @@ pub use access::Channels;
 pub use artifact::{
     Artifact, ArtifactRef, Kind as ArtifactKind, Status as ArtifactStatus, Versions as ArtifactVersions,
 };
-pub use output::{Code, Column, ColumnType, Diff, Image, IntoToolResult, Json, Output, Table, Text, ToolError};
+#[cfg(feature = "diff")]
+pub use output::Diff;
+pub use output::{Code, Column, ColumnType, Image, IntoToolResult, Json, Output, Table, Text, ToolError};
 pub use random::RandomError;
 pub use result::{ToolResult, ToolResultEvent};
 

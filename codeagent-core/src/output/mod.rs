@@ -8,6 +8,7 @@
 
 mod code;
 mod column_type;
+#[cfg(feature = "diff")]
 mod diff;
 mod error;
 mod image;
@@ -23,6 +24,7 @@ mod written_rows;
 
 pub use code::Code;
 pub use column_type::ColumnType;
+#[cfg(feature = "diff")]
 pub use diff::Diff;
 pub use error::ToolError;
 pub(crate) use error::call_error;
@@ -102,7 +104,9 @@ macro_rules! presentation_builders {
     )*};
 }
 
-presentation_builders!(Text, Table, Image, Code, Diff, ToolError);
+presentation_builders!(Text, Table, Image, Code, ToolError);
+#[cfg(feature = "diff")]
+presentation_builders!(Diff);
 
 /// The optional title and icon of a typed output.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,4 +1,6 @@
-use super::{Code, Diff, Image, IntoToolResult, Table, Text, ToolError};
+#[cfg(feature = "diff")]
+use super::Diff;
+use super::{Code, Image, IntoToolResult, Table, Text, ToolError};
 use crate::result::ToolResult;
 
 /// Any of the rich outputs, for a tool that returns different kinds.
@@ -22,7 +24,8 @@ pub enum Output {
     Image(Image),
     /// Source code.
     Code(Code),
-    /// A diff.
+    /// A diff (feature `diff`).
+    #[cfg(feature = "diff")]
     Diff(Diff),
     /// A failure.
     Error(ToolError),
@@ -35,6 +38,7 @@ impl IntoToolResult for Output {
             Output::Table(output) => output.into_tool_result(),
             Output::Image(output) => output.into_tool_result(),
             Output::Code(output) => output.into_tool_result(),
+            #[cfg(feature = "diff")]
             Output::Diff(output) => output.into_tool_result(),
             Output::Error(output) => output.into_tool_result(),
         }
@@ -55,7 +59,9 @@ macro_rules! output_from {
     )*};
 }
 
-output_from!(Text, Table, Image, Code, Diff);
+output_from!(Text, Table, Image, Code);
+#[cfg(feature = "diff")]
+output_from!(Diff);
 
 impl From<ToolError> for Output {
     fn from(error: ToolError) -> Self {

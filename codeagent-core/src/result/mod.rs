@@ -84,6 +84,7 @@ impl ToolResult {
 
     /// What the tool panicked with, when the result stands for a panic (a
     /// task ends `failed` then, rather than `completed`).
+    #[cfg(feature = "tasks")]
     pub(crate) fn panic_message(&self) -> Option<&str> {
         self.panicked.as_deref()
     }

@@ -29,6 +29,7 @@ mod skills;
 mod state;
 mod stdio;
 pub mod store;
+#[cfg(feature = "tasks")]
 pub(crate) mod tasks;
 pub mod trace;
 
@@ -45,6 +46,7 @@ pub use crate::mcp::meta::{
 pub use budget::{DEFAULT_RESULT_STORE_BYTES, DEFAULT_RESULT_TTL, RESULT_MIME_TYPE, RESULT_URI_PREFIX};
 pub use info::ServerInfo;
 pub use state::{DEFAULT_STATE_TTL, MIN_KEY_BYTES, STATE_KEY_VAR, StateKeyError, StateKeys};
+#[cfg(feature = "tasks")]
 pub use tasks::{DEFAULT_TASK_LEASE, DEFAULT_TASK_POLL_INTERVAL, DEFAULT_TASK_TTL, TASKS_EXTENSION};
 
 use crate::mcp::Icon;
@@ -81,6 +83,7 @@ pub struct Server {
     state_keys_given: bool,
     /// Whether the tasks' store was given ([`Server::with_task_store`]):
     /// else tasks use the HTTP endpoint's shared store, when it has one.
+    #[cfg(feature = "tasks")]
     task_store_given: bool,
 }
 
@@ -121,11 +124,13 @@ impl Server {
                 middleware: Arc::new([]),
                 #[cfg(feature = "skills")]
                 skills: None,
+                #[cfg(feature = "tasks")]
                 tasks: Arc::new(tasks::Tasks::in_memory()),
             },
             message_limit: DEFAULT_MESSAGE_LIMIT,
             state_key_problem,
             state_keys_given: false,
+            #[cfg(feature = "tasks")]
             task_store_given: false,
         }
     }
@@ -254,52 +259,6 @@ impl Server {
     pub fn with_result_store_limit(mut self, bytes: usize) -> Self {
         let ttl = self.engine.results.ttl();
         self.engine.results = Arc::new(ResultStore::new(ttl, bytes));
-        self
-    }
-
-    /// Keeps the records of tasks (tools marked `#[tool(task)]`, called by
-    /// clients of the tasks extension) in `store` instead of this process's
-    /// memory: every instance sharing it answers `tasks/get`, `tasks/update`
-    /// and `tasks/cancel` for any task, and a task whose instance dies ends
-    /// `failed` within seconds. Over HTTP with a shared store
-    /// ([`HttpOptions::with_store`](http::HttpOptions::with_store)) tasks use
-    /// that store unless this says otherwise.
-    #[must_use]
-    pub fn with_task_store(mut self, store: Arc<dyn store::Store>) -> Self {
-        self.engine.tasks = Arc::new(self.engine.tasks.with_store(store));
-        self.task_store_given = true;
-        self
-    }
-
-    /// How long a task is kept from its creation, its result included
-    /// ([`DEFAULT_TASK_TTL`], an hour, unless set); `tasks/get` of an older
-    /// task is refused as unknown.
-    #[must_use]
-    pub fn with_task_ttl(mut self, ttl: Duration) -> Self {
-        let tasks = &self.engine.tasks;
-        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), ttl, tasks.poll_interval, tasks.lease));
-        self
-    }
-
-    /// How often clients are asked to poll a task (`pollIntervalMs`,
-    /// [`DEFAULT_TASK_POLL_INTERVAL`] unless set).
-    #[must_use]
-    pub fn with_task_poll_interval(mut self, interval: Duration) -> Self {
-        let tasks = &self.engine.tasks;
-        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), tasks.ttl, interval, tasks.lease));
-        self
-    }
-
-    /// How long the instance running a task vouches for it at each renewal
-    /// of its lease ([`DEFAULT_TASK_LEASE`], five seconds, unless set); it
-    /// renews the lease five times a lease. Instances sharing a
-    /// [task store](Server::with_task_store) end a task whose lease lapsed
-    /// (its instance died) `failed`: a shorter lease notices a dead instance
-    /// sooner, for more writes to the store. Give every instance the same.
-    #[must_use]
-    pub fn with_task_lease(mut self, lease: Duration) -> Self {
-        let tasks = &self.engine.tasks;
-        self.engine.tasks = Arc::new(tasks::Tasks::new(tasks.store(), tasks.ttl, tasks.poll_interval, lease));
         self
     }
 
@@ -438,6 +397,7 @@ impl Server {
         if let Some(store) = &options.store {
             let engine = Arc::make_mut(&mut engine);
             engine.shared_results = Some(Arc::clone(store));
+            #[cfg(feature = "tasks")]
             if !self.task_store_given {
                 engine.tasks = Arc::new(engine.tasks.with_store(Arc::clone(store)));
             }

@@ -46,6 +46,7 @@ pub(crate) struct TaskLink {
 
 impl TaskLink {
     /// The link of a call that is a task from its start.
+    #[cfg(feature = "tasks")]
     pub(crate) fn started(id: String) -> TaskLink {
         let link = TaskLink::default();
         link.begin(id);
@@ -54,6 +55,7 @@ impl TaskLink {
 
     /// The call is now the task `id`: the tool's questions and progress go
     /// to the task from here on.
+    #[cfg(feature = "tasks")]
     pub(crate) fn begin(&self, id: String) {
         let _ = self.id.set(id);
         self.ready.cancel();
@@ -61,6 +63,7 @@ impl TaskLink {
 
     /// No task will be made (the call ended, or the client cannot poll one):
     /// a waiting `detach` returns.
+    #[cfg(feature = "tasks")]
     pub(crate) fn decline(&self) {
         self.ready.cancel();
     }
@@ -71,6 +74,7 @@ impl TaskLink {
     }
 
     /// Resolves when the tool asks to go on as a task.
+    #[cfg(feature = "tasks")]
     pub(crate) async fn requested(&self) {
         self.requested.cancelled().await;
     }

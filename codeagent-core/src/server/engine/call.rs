@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::call_refusal::with_error_artifact;
 use super::input::{Round, Subject, stuck};
+#[cfg(feature = "tasks")]
 use super::task_call::{Detachable, TaskMode};
 use super::{CANCEL_GRACE, Engine, Reply, Route, refused, request_context};
 use crate::raw_json::RawParts;
@@ -24,6 +25,7 @@ use crate::toolbox::{Context, StartedCall, ToolSpec};
 struct Started {
     call: StartedCall,
     round: Option<Round>,
+    #[cfg(feature = "tasks")]
     detachable: Option<Detachable>,
 }
 
@@ -42,6 +44,7 @@ enum Outcome {
 }
 
 /// Resolves when the tool of `link` asks to detach; never without one.
+#[cfg(feature = "tasks")]
 async fn detach_requested(link: Option<&crate::toolbox::task::TaskLink>) {
     match link {
         Some(link) => link.requested().await,
@@ -67,22 +70,24 @@ impl Engine {
                 return refused(peer, &id, &slot, &error);
             }
         };
+        #[cfg(feature = "tasks")]
         let mut mode = None;
         if let Some(tool) = self.toolbox.tools().find(&name) {
             let checked = match self.missing_capability(peer, era, &params, tool.spec()) {
                 Some(error) => Err(error),
-                None => self.task_mode(peer, era, &params, tool.spec()),
+                #[cfg(feature = "tasks")]
+                None => self.task_mode(peer, era, &params, tool.spec()).map(|found| mode = found),
+                #[cfg(not(feature = "tasks"))]
+                None => self.task_mode(tool.spec()),
             };
-            match checked {
-                Ok(found) => mode = found,
-                Err(error) => {
-                    // 2026-07-28 defines this error's `data` whole: no artifact there.
-                    let error = if era.is_modern() { error } else { with_error_artifact(error) };
-                    return refused(peer, &id, &slot, &error);
-                }
+            if let Err(error) = checked {
+                // 2026-07-28 defines this error's `data` whole: no artifact there.
+                let error = if era.is_modern() { error } else { with_error_artifact(error) };
+                return refused(peer, &id, &slot, &error);
             }
         }
         let arguments = params.remove("arguments");
+        #[cfg(feature = "tasks")]
         if let Some(TaskMode::AtOnce) = mode {
             return self.call_as_task(peer, id, era, &name, arguments, &params, slot, route);
         }
@@ -92,6 +97,7 @@ impl Engine {
             Ok(questions) => questions,
             Err(error) => return refused(peer, &id, &slot, &with_error_artifact(error)),
         };
+        #[cfg(feature = "tasks")]
         let (context, detachable) = match mode {
             Some(TaskMode::AtDetach) => {
                 let (context, detachable) =
@@ -100,6 +106,8 @@ impl Engine {
             }
             _ => (request_context(&id, era, &params, &slot, route, Some(asker)), None),
         };
+        #[cfg(not(feature = "tasks"))]
+        let context = request_context(&id, era, &params, &slot, route, Some(asker));
         let started = match self.start_tool(&name, arguments, context) {
             Ok(started) => started,
             Err(error) => return refused(peer, &id, &slot, &error),
@@ -107,7 +115,12 @@ impl Engine {
         let engine = Arc::clone(self);
         let peer = Arc::clone(peer);
         let route = route.clone();
-        let started = Started { call: started, round, detachable };
+        let started = Started {
+            call: started,
+            round,
+            #[cfg(feature = "tasks")]
+            detachable,
+        };
         Reply::Later(Box::pin(async move { engine.run(&peer, id, era, &slot, &route, started).await }))
     }
 
@@ -121,8 +134,18 @@ impl Engine {
         route: &Route,
         started: Started,
     ) -> Option<Outgoing> {
+        #[cfg(feature = "tasks")]
         let Started { mut call, round, detachable } = started;
-        let link = detachable.as_ref().map(|detachable| Arc::clone(&detachable.link));
+        #[cfg(not(feature = "tasks"))]
+        let Started { mut call, round } = started;
+        #[cfg(feature = "tasks")]
+        let detach = {
+            let link = detachable.as_ref().map(|detachable| Arc::clone(&detachable.link));
+            async move { detach_requested(link.as_deref()).await }
+        };
+        // Without tasks no call detaches.
+        #[cfg(not(feature = "tasks"))]
+        let detach = std::future::pending::<()>();
         let hangup = route.hangup.clone().unwrap_or_default();
         let deadline = route.deadline;
         let expired = async move {
@@ -135,7 +158,7 @@ impl Engine {
             biased;
             result = &mut call => Outcome::Finished(result),
             () = stuck(round.as_ref()) => Outcome::InputRequired,
-            () = detach_requested(link.as_deref()) => Outcome::Detached,
+            () = detach => Outcome::Detached,
             () = slot.stop.cancelled() => Outcome::Stopped,
             () = hangup.cancelled() => Outcome::Stopped,
             () = expired => Outcome::TimedOut,
@@ -144,6 +167,7 @@ impl Engine {
         // A client's `notifications/cancelled` wins even over a result that
         // raced it: it took the request out of the table.
         let owed = peer.complete(&id);
+        #[cfg(feature = "tasks")]
         let detachable = match (matches!(outcome, Outcome::Detached), detachable) {
             (true, Some(detachable)) => {
                 let created = self.detach(era, detachable, call).await;
@@ -154,6 +178,7 @@ impl Engine {
             }
             (_, detachable) => detachable,
         };
+        #[cfg(feature = "tasks")]
         if let Some(detachable) = &detachable {
             // The call ends as a request: a `detach` still to come returns at once.
             detachable.link.decline();
@@ -198,6 +223,7 @@ impl Engine {
 
     /// Starts `tools/call` request `id` of task tool `name` as a task: the
     /// answer is the `CreateTaskResult`, once the task is recorded.
+    #[cfg(feature = "tasks")]
     #[allow(clippy::too_many_arguments)]
     fn call_as_task(
         self: &Arc<Self>,

@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 
+#[cfg(feature = "tasks")]
 use super::tasks::{belongs_to, declares_tasks, tasks_not_declared};
 use super::{Engine, Reply, Route, params, refused};
 use crate::mcp::Notification;
@@ -17,6 +18,7 @@ use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 use crate::server::outlet::{Outlet, notify};
 use crate::server::peer::{Peer, Slot};
 use crate::server::store::next_message;
+#[cfg(feature = "tasks")]
 use crate::server::tasks::MAX_LISTENED_TASKS;
 
 /// What changed on the server that a client may hear of.
@@ -109,7 +111,8 @@ impl Changes {
     }
 }
 
-/// The id of the next task whose record changed; pending forever without a receiver.
+/// The id of the next task whose record changed; pending forever without a
+/// receiver (always, without the `tasks` feature).
 async fn next_task(changes: &mut Option<broadcast::Receiver<String>>) -> String {
     let Some(receiver) = changes else { return std::future::pending().await };
     match next_message(receiver, "task changes: a client is not reading fast enough").await {
@@ -121,6 +124,7 @@ async fn next_task(changes: &mut Option<broadcast::Receiver<String>>) -> String 
     }
 }
 
+#[cfg(feature = "tasks")]
 impl Engine {
     /// Those of `ids` that name a task `caller` may see.
     async fn visible_tasks(&self, ids: Vec<String>, caller: Option<&crate::toolbox::Caller>) -> Vec<String> {
@@ -147,7 +151,9 @@ impl Engine {
             Err(error) => tracing::warn!("task {id} could not be read for a listener: {error}"),
         }
     }
+}
 
+impl Engine {
     /// The receivers of every change from now on.
     pub(crate) fn list_changes(&self) -> Changes {
         let mut tools = self.toolbox.tools().changes();
@@ -189,9 +195,19 @@ impl Engine {
         let prompts = filter.prompts_list_changed == Some(true) && !self.toolbox.prompts().is_empty();
         let watched = filter.resource_subscriptions.filter(|_| has_resources).unwrap_or_default();
         let task_ids = filter.task_ids.unwrap_or_default();
+        #[cfg(not(feature = "tasks"))]
+        {
+            // The era matters only to whether a client declared tasks.
+            let _ = era;
+            if !task_ids.is_empty() {
+                return refused(peer, &id, &slot, &super::without_tasks::no_tasks_to_listen());
+            }
+        }
+        #[cfg(feature = "tasks")]
         if !task_ids.is_empty() && !declares_tasks(peer, era, &params) {
             return refused(peer, &id, &slot, &tasks_not_declared("listening to tasks (`taskIds`)"));
         }
+        #[cfg(feature = "tasks")]
         if task_ids.len() > MAX_LISTENED_TASKS {
             let message = format!(
                 "Invalid params: a subscriptions/listen stream follows at most {MAX_LISTENED_TASKS} tasks; `taskIds` names {}",
@@ -199,7 +215,10 @@ impl Engine {
             );
             return refused(peer, &id, &slot, &RpcError::new(INVALID_PARAMS, message));
         }
+        #[cfg(feature = "tasks")]
         let mut task_changes = (!task_ids.is_empty()).then(|| self.tasks.changes());
+        #[cfg(not(feature = "tasks"))]
+        let mut task_changes: Option<broadcast::Receiver<String>> = None;
         let mut changes = self.list_changes();
         #[cfg(feature = "http")]
         if let Some(remote) = &route.remote_changes {
@@ -207,9 +226,11 @@ impl Engine {
         }
         let peer = Arc::clone(peer);
         let route = route.clone();
+        #[cfg(feature = "tasks")]
         let engine = Arc::clone(self);
         Reply::Later(Box::pin(async move {
             let meta = json!({ SUBSCRIPTION_ID_KEY: id });
+            #[cfg(feature = "tasks")]
             let watched_tasks = engine.visible_tasks(task_ids, route.caller.as_ref()).await;
             let mut honoured = Map::new();
             if tools {
@@ -224,6 +245,7 @@ impl Engine {
             if !watched.is_empty() {
                 honoured.insert("resourceSubscriptions".into(), json!(watched));
             }
+            #[cfg(feature = "tasks")]
             if task_changes.is_some() {
                 honoured.insert("taskIds".into(), json!(watched_tasks));
             }
@@ -231,6 +253,7 @@ impl Engine {
             let hangup = route.hangup.clone().unwrap_or_default();
             if notify(&*route.outlet, Notification::SubscriptionsAcknowledged, acknowledged) {
                 // Each task as it stands, so that no change before the stream opened is missed.
+                #[cfg(feature = "tasks")]
                 for task in &watched_tasks {
                     engine.notify_task(&*route.outlet, task, &meta).await;
                 }
@@ -241,9 +264,12 @@ impl Engine {
                         () = peer.streams_ended().cancelled() => break,
                         () = route.outlet.closed() => break,
                         task = next_task(&mut task_changes) => {
+                            #[cfg(feature = "tasks")]
                             if watched_tasks.contains(&task) {
                                 engine.notify_task(&*route.outlet, &task, &meta).await;
                             }
+                            #[cfg(not(feature = "tasks"))]
+                            let _ = task;
                             continue;
                         }
                         change = changes.next() => change,

@@ -38,6 +38,7 @@ impl Engine {
             apps::advertise(&mut capabilities);
         }
         self.advertise_skills(&mut capabilities);
+        #[cfg(feature = "tasks")]
         self.advertise_tasks(&mut capabilities);
         Value::Object(capabilities)
     }

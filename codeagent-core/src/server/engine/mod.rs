@@ -15,8 +15,12 @@ mod params;
 mod prompts;
 mod resources;
 mod skills;
+#[cfg(feature = "tasks")]
 mod task_call;
+#[cfg(feature = "tasks")]
 mod tasks;
+#[cfg(not(feature = "tasks"))]
+mod without_tasks;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -75,6 +79,7 @@ pub(crate) struct Engine {
     #[cfg(feature = "skills")]
     pub(crate) skills: Option<crate::skills::Skills>,
     /// The tasks of tool calls run as tasks (the tasks extension).
+    #[cfg(feature = "tasks")]
     pub(crate) tasks: Arc<crate::server::tasks::Tasks>,
 }
 
@@ -256,8 +261,13 @@ impl Engine {
         let method = Method::from_name(&name);
         let answer = match method.filter(|method| method.exists_in(era.version)) {
             Some(Method::ToolsCall) => return self.call(peer, id, era, params, slot, route),
+            #[cfg(feature = "tasks")]
             Some(method @ (Method::TasksGet | Method::TasksUpdate | Method::TasksCancel)) => {
                 return self.task_method(peer, id, method, era, params, slot, route);
+            }
+            #[cfg(not(feature = "tasks"))]
+            Some(Method::TasksGet | Method::TasksUpdate | Method::TasksCancel) => {
+                Err(without_tasks::no_task_methods(&name))
             }
             Some(Method::SubscriptionsListen) => return self.listen(peer, id, era, params, slot, route),
             Some(Method::ResourcesRead) => return self.read(peer, id, era, params, slot, route),

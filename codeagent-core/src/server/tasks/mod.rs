@@ -13,6 +13,7 @@
 //! or an answer given to another instance travels through the store (a
 //! flag, a list) and its bus to the instance running the tool.
 
+mod options;
 pub(crate) mod record;
 pub(crate) mod running;
 
