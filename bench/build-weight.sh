@@ -247,7 +247,8 @@ one_tool() {
 # ---------------------------------------------------------------- 100 tools
 
 # hundred_codeagent DIR PACKAGE ROOT: 100 #[tool] functions of 8 signatures,
-# served on stdio, on the codeagent checkout ROOT.
+# served on stdio, on the codeagent checkout ROOT. `undocumented`: most of
+# their arguments have no doc comment (as rmcp's fields here have none).
 hundred_codeagent() {
     local dir="$1" i
     manifest "$dir" "$2" "$(codeagent_deps "$3")
@@ -292,7 +293,7 @@ RUST
             0) cat <<RUST ;;
 
 /// Adds two numbers ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(a: i64, b: i64) -> i64 {
     a + b + $i
 }
@@ -300,7 +301,7 @@ RUST
             1) cat <<RUST ;;
 
 /// Greets someone ($i).
-#[tool]
+#[tool(undocumented)]
 pub async fn tool_$i(name: String, ctx: &Context) -> String {
     ctx.info("greeting");
     format!("{name} $i")
@@ -309,7 +310,7 @@ RUST
             2) cat <<RUST ;;
 
 /// Filters items ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(
     /// The items.
     items: Vec<String>,
@@ -322,7 +323,7 @@ RUST
             3) cat <<RUST ;;
 
 /// Measures a point ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(point: Point) -> Result<f64, ToolError> {
     if point.x.is_nan() {
         return Err(ToolError::new("not a number"));
@@ -333,7 +334,7 @@ RUST
             4) cat <<RUST ;;
 
 /// Pages ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(#[serde(default)] page: u32, #[schemars(range(min = 1, max = 100))] size: u32) -> String {
     format!("{page} {size} $i")
 }
@@ -341,7 +342,7 @@ RUST
             5) cat <<RUST ;;
 
 /// Runs in a mode ($i).
-#[tool]
+#[tool(undocumented)]
 pub async fn tool_$i(mode: Mode, config: State<Config>) -> Result<Text, ToolError> {
     let mode = match mode {
         Mode::Fast => "fast",
@@ -353,7 +354,7 @@ RUST
             6) cat <<RUST ;;
 
 /// A table ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i() -> Result<Table, ToolError> {
     Table::from_rows(&[Point { x: $i.0, y: 0.0 }])
 }
@@ -361,7 +362,7 @@ RUST
             7) cat <<RUST ;;
 
 /// Logs ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(message: String, tags: Vec<String>, ctx: Context) {
     ctx.info(format!("{message} {} $i", tags.len()));
 }

@@ -452,7 +452,7 @@ fn arguments_keep_their_order_after_an_injected_parameter() {
 /// attribute but doc comments).
 #[tool(undocumented)]
 fn described(
-    /// A title.
+    /// # A title
     ///
     /// Then a description,
     ///   indented, over two lines.
@@ -460,7 +460,7 @@ fn described(
     ///No space before the text.
     second: Option<String>,
     #[doc = "A doc attribute."] third: Vec<Segment>,
-    ///
+    /// Yes or no.
     empty: bool,
     unwritten: u8,
     ctx: &Context,
@@ -472,7 +472,7 @@ fn described(
 /// describes it (a rename to its own name sends it there).
 #[tool(undocumented)]
 fn derived(
-    /// A title.
+    /// # A title
     ///
     /// Then a description,
     ///   indented, over two lines.
@@ -481,7 +481,7 @@ fn derived(
     ///No space before the text.
     second: Option<String>,
     #[doc = "A doc attribute."] third: Vec<Segment>,
-    ///
+    /// Yes or no.
     empty: bool,
     unwritten: u8,
     ctx: &Context,
@@ -496,6 +496,7 @@ fn arguments_described_without_the_derive_have_the_derives_schema() {
     let by_the_derive = toolbox.tools().definition("derived").unwrap().input_schema;
     assert_json(&written, &by_the_derive);
     // Not vacuous: the title, the description and the definition are there.
-    assert_eq!(written["properties"]["first"]["title"], "A title.");
+    assert_eq!(written["properties"]["first"]["title"], "A title");
+    assert_eq!(written["properties"]["first"]["description"], "Then a description,\n  indented, over two lines.");
     assert!(written["$defs"]["Segment"].is_object(), "{written}");
 }
