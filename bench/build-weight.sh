@@ -17,11 +17,17 @@
 #                after editing one tool's body  `a + b + 8` gets a longer constant
 #                                               each round, incremental
 #
+#   fixtures   three more crates of 100 tools written other ways (two-argument
+#              functions in one file, `#[toolbox]` methods, functions in 10
+#              modules), each against its rmcp counterpart: the rebuild after
+#              editing one tool's body, dev profile, alternating, ROUNDS edits
+#              each (see "fixtures" below)
+#
 # Each ratio is printed with its goal (issue #25): at most 0.5x rmcp's time
 # for the one-tool release build (wall and CPU), the 100-tool crate's cold
 # build and its rebuild after the edit; at most 50 packages.
 #
-# Usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS] [--before DIR]
+# Usage: bench/build-weight.sh [--rounds N] [--only one|hundred|fixtures|check] [--wait SECONDS] [--before DIR]
 #   --rounds N      builds of each kind and SDK (default 3)
 #   --before DIR    also build the same crates on the codeagent checked out in
 #                   DIR (e.g. a `git worktree` of an earlier commit), as a third
@@ -53,7 +59,7 @@ while [[ $# -gt 0 ]]; do
     --only) only="$2"; shift 2 ;;
     --wait) wait_max="$2"; shift 2 ;;
     --before) before="$(cd "$2" && pwd)"; shift 2 ;;
-    *) echo "usage: bench/build-weight.sh [--rounds N] [--only one|hundred|check] [--wait SECONDS] [--before DIR]" >&2; exit 2 ;;
+    *) echo "usage: bench/build-weight.sh [--rounds N] [--only one|hundred|fixtures|check] [--wait SECONDS] [--before DIR]" >&2; exit 2 ;;
     esac
 done
 unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
@@ -246,7 +252,8 @@ one_tool() {
 # ---------------------------------------------------------------- 100 tools
 
 # hundred_codeagent DIR PACKAGE ROOT: 100 #[tool] functions of 8 signatures,
-# served on stdio, on the codeagent checkout ROOT.
+# served on stdio, on the codeagent checkout ROOT. `undocumented`: most of
+# their arguments have no doc comment (as rmcp's fields here have none).
 hundred_codeagent() {
     local dir="$1" i
     manifest "$dir" "$2" "$(codeagent_deps "$3")
@@ -291,7 +298,7 @@ RUST
             0) cat <<RUST ;;
 
 /// Adds two numbers ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(a: i64, b: i64) -> i64 {
     a + b + $i
 }
@@ -299,7 +306,7 @@ RUST
             1) cat <<RUST ;;
 
 /// Greets someone ($i).
-#[tool]
+#[tool(undocumented)]
 pub async fn tool_$i(name: String, ctx: &Context) -> String {
     ctx.info("greeting");
     format!("{name} $i")
@@ -308,7 +315,7 @@ RUST
             2) cat <<RUST ;;
 
 /// Filters items ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(
     /// The items.
     items: Vec<String>,
@@ -321,7 +328,7 @@ RUST
             3) cat <<RUST ;;
 
 /// Measures a point ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(point: Point) -> Result<f64, ToolError> {
     if point.x.is_nan() {
         return Err(ToolError::new("not a number"));
@@ -332,7 +339,7 @@ RUST
             4) cat <<RUST ;;
 
 /// Pages ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(#[serde(default)] page: u32, #[schemars(range(min = 1, max = 100))] size: u32) -> String {
     format!("{page} {size} $i")
 }
@@ -340,7 +347,7 @@ RUST
             5) cat <<RUST ;;
 
 /// Runs in a mode ($i).
-#[tool]
+#[tool(undocumented)]
 pub async fn tool_$i(mode: Mode, config: State<Config>) -> Result<Text, ToolError> {
     let mode = match mode {
         Mode::Fast => "fast",
@@ -352,7 +359,7 @@ RUST
             6) cat <<RUST ;;
 
 /// A table ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i() -> Result<Table, ToolError> {
     Table::from_rows(&[Point { x: $i.0, y: 0.0 }])
 }
@@ -360,7 +367,7 @@ RUST
             7) cat <<RUST ;;
 
 /// Logs ($i).
-#[tool]
+#[tool(undocumented)]
 pub fn tool_$i(message: String, tags: Vec<String>, ctx: Context) {
     ctx.info(format!("{message} {} $i", tags.len()));
 }
@@ -678,11 +685,234 @@ hundred() {
     echo "$packages_line ($rounds builds each)"
 }
 
+# ---------------------------------------------------------------- fixtures
+
+# Three more crates of 100 tools, each written another way than the 100-tool
+# crate above, each with its rmcp counterpart, to measure the rebuild after
+# editing one tool's body (the edit: `+ 50` in tool_50 gets `+ 1`, `+ 11`, ...,
+# one digit longer each round, so that the code after it moves):
+#
+#   free     100 two-argument `#[tool]` functions in one file
+#            (`fn tool_N(a: i64, b: i64) -> i64 { a * b + N }`)
+#   toolbox  100 `#[tool]` methods of one `#[toolbox] impl` reading the
+#            struct's state (`&self, text: String, count: u32`)
+#   modules  100 `#[tool]` functions in 10 modules (files) of 10
+#            (`name: String, n: u32`), the edit in the sixth module
+#
+# rmcp's: one `#[tool_router] impl` of 100 methods taking `Parameters<ArgsN>`
+# (for `modules`, one `#[tool_router(router = router_K)] impl` per module,
+# the routers added up).
+fixture_names="free toolbox modules"
+
+# fixture_rmcp_head: the rmcp crate's imports.
+fixture_rmcp_head() {
+    cat <<'RUST'
+#![allow(dead_code, clippy::all)]
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+RUST
+}
+
+# fixture_rmcp_tail ROUTER: the rmcp crate's server and `main`; ROUTER builds the router.
+fixture_rmcp_tail() {
+    cat <<RUST
+
+#[derive(Clone)]
+pub struct Tools {
+    base: u32,
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Tools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("fixture", env!("CARGO_PKG_VERSION")))
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let tools = Tools { base: 0, tool_router: $1 };
+    tools.serve(rmcp::transport::stdio()).await?.waiting().await?;
+    Ok(())
+}
+RUST
+}
+
+# fixture_codeagent FIXTURE DIR PACKAGE ROOT: FIXTURE's codeagent crate on the checkout ROOT.
+fixture_codeagent() {
+    local fixture="$1" dir="$2" i k
+    manifest "$dir" "$3" "$(codeagent_deps "$4")"
+    case $fixture in
+    free) {
+        printf '#![allow(dead_code, clippy::all)]\n\nuse codeagent::prelude::*;\n'
+        for i in $(seq 0 99); do
+            printf '\n/// Tool %s.\n#[tool]\nfn tool_%s(\n    /// The first factor.\n    a: i64,\n    /// The second factor.\n    b: i64,\n) -> i64 {\n    a * b + %s\n}\n' "$i" "$i" "$i"
+        done
+        printf '\n#[tokio::main]\nasync fn main() -> std::io::Result<()> {\n    Toolbox::new()\n'
+        for i in $(seq 0 99); do printf '        .tool(tool_%s)\n' "$i"; done
+        printf '        .serve_stdio()\n        .await\n}\n'
+    } > "$dir/src/main.rs" ;;
+    toolbox) {
+        printf '#![allow(dead_code, clippy::all)]\n\nuse codeagent::prelude::*;\n\n/// The state.\npub struct Tools {\n    base: u32,\n}\n\n#[toolbox]\nimpl Tools {'
+        for i in $(seq 0 99); do
+            printf '\n    /// Tool %s.\n    #[tool]\n    fn tool_%s(\n        &self,\n        /// The text.\n        text: String,\n        /// A count.\n        count: u32,\n    ) -> String {\n        format!("{text} {}", self.base + count + %s)\n    }\n' "$i" "$i" "$i"
+        done
+        printf '}\n\n#[tokio::main]\nasync fn main() -> std::io::Result<()> {\n    Toolbox::new().tool_set(Tools { base: 0 }).serve_stdio().await\n}\n'
+    } > "$dir/src/main.rs" ;;
+    modules)
+        for k in $(seq 0 9); do
+            {
+                printf '//! Tools %s0 to %s9.\n\nuse codeagent::prelude::*;\n' "$k" "$k"
+                for i in $(seq $((k * 10)) $((k * 10 + 9))); do
+                    printf '\n/// Tool %s.\n#[tool]\npub fn tool_%s(\n    /// A name.\n    name: String,\n    /// A number.\n    n: u32,\n) -> String {\n    format!("{name} {}", n + %s)\n}\n' "$i" "$i" "$i"
+                done
+            } > "$dir/src/tools_$k.rs"
+        done
+        {
+            printf '#![allow(dead_code, clippy::all)]\n\nuse codeagent::prelude::*;\n\n'
+            for k in $(seq 0 9); do printf 'mod tools_%s;\n' "$k"; done
+            printf '\n#[tokio::main]\nasync fn main() -> std::io::Result<()> {\n    Toolbox::new()\n'
+            for i in $(seq 0 99); do printf '        .tool(tools_%s::tool_%s)\n' "$((i / 10))" "$i"; done
+            printf '        .serve_stdio()\n        .await\n}\n'
+        } > "$dir/src/main.rs" ;;
+    esac
+}
+
+# fixture_rmcp FIXTURE DIR PACKAGE: FIXTURE's rmcp crate.
+fixture_rmcp() {
+    local fixture="$1" dir="$2" i k routers=""
+    manifest "$dir" "$3" "$rmcp_deps"
+    case $fixture in
+    free | toolbox) {
+        fixture_rmcp_head
+        for i in $(seq 0 99); do
+            if [[ $fixture == free ]]; then
+                printf '\n#[derive(Deserialize, JsonSchema)]\npub struct Args%s {\n    /// The first factor.\n    pub a: i64,\n    /// The second factor.\n    pub b: i64,\n}\n' "$i"
+            else
+                printf '\n#[derive(Deserialize, JsonSchema)]\npub struct Args%s {\n    /// The text.\n    pub text: String,\n    /// A count.\n    pub count: u32,\n}\n' "$i"
+            fi
+        done
+        printf '\n#[tool_router]\nimpl Tools {'
+        for i in $(seq 0 99); do
+            if [[ $fixture == free ]]; then
+                printf '\n    /// Tool %s.\n    #[tool]\n    fn tool_%s(&self, Parameters(Args%s { a, b }): Parameters<Args%s>) -> String {\n        (a * b + %s).to_string()\n    }\n' "$i" "$i" "$i" "$i" "$i"
+            else
+                printf '\n    /// Tool %s.\n    #[tool]\n    fn tool_%s(&self, Parameters(Args%s { text, count }): Parameters<Args%s>) -> String {\n        format!("{text} {}", self.base + count + %s)\n    }\n' "$i" "$i" "$i" "$i" "$i"
+            fi
+        done
+        printf '}\n'
+        fixture_rmcp_tail "Tools::tool_router()"
+    } > "$dir/src/main.rs" ;;
+    modules)
+        for k in $(seq 0 9); do
+            {
+                printf '//! Tools %s0 to %s9.\n\nuse rmcp::handler::server::wrapper::Parameters;\nuse rmcp::{schemars, tool, tool_router};\nuse schemars::JsonSchema;\nuse serde::Deserialize;\n\nuse crate::Tools;\n' "$k" "$k"
+                for i in $(seq $((k * 10)) $((k * 10 + 9))); do
+                    printf '\n#[derive(Deserialize, JsonSchema)]\npub struct Args%s {\n    /// A name.\n    pub name: String,\n    /// A number.\n    pub n: u32,\n}\n' "$i"
+                done
+                printf '\n#[tool_router(router = router_%s, vis = "pub(crate)")]\nimpl Tools {' "$k"
+                for i in $(seq $((k * 10)) $((k * 10 + 9))); do
+                    printf '\n    /// Tool %s.\n    #[tool]\n    fn tool_%s(&self, Parameters(Args%s { name, n }): Parameters<Args%s>) -> String {\n        format!("{name} {}", n + %s)\n    }\n' "$i" "$i" "$i" "$i" "$i"
+                done
+                printf '}\n'
+            } > "$dir/src/tools_$k.rs"
+            routers+="${routers:+ + }Tools::router_$k()"
+        done
+        {
+            fixture_rmcp_head
+            echo
+            for k in $(seq 0 9); do printf 'mod tools_%s;\n' "$k"; done
+            fixture_rmcp_tail "$routers"
+        } > "$dir/src/main.rs" ;;
+    esac
+}
+
+# fixture_edited FIXTURE DIR: the file holding tool_50 in FIXTURE's crate DIR.
+fixture_edited() {
+    [[ $1 == modules ]] && echo "$2/src/tools_5.rs" || echo "$2/src/main.rs"
+}
+
+generate_fixtures() {
+    local fixture name
+    rm -rf "$out"/fx-*
+    for fixture in $fixture_names; do
+        for name in $sdks; do
+            if [[ $name == rmcp ]]; then
+                fixture_rmcp "$fixture" "$out/fx-$fixture-rmcp" "fx-$fixture-rmcp"
+                settle "$out/fx-$fixture-rmcp" "$root/bench/Cargo.lock"
+            else
+                fixture_codeagent "$fixture" "$out/fx-$fixture-$name" "fx-$fixture-$name" "$(checkout "$name")"
+                settle "$out/fx-$fixture-$name" "$(checkout "$name")/Cargo.lock"
+            fi
+        done
+    done
+}
+
+fixtures() {
+    generate_fixtures
+    local fixture round name dir target others wall cpu built ones
+    local -A edit=() edit_cpu=()
+    echo
+    echo "== fixtures: dev profile, rebuild after editing one tool's body"
+    for fixture in $fixture_names; do
+        # A first build of each (untimed; the dependencies of one fixture are
+        # the next one's, in one target directory per SDK).
+        for name in $sdks; do
+            dir="$out/fx-$fixture-$name"
+            built=$(timed "$dir" "$out/fixtures-target-$name")
+        done
+        for round in $(seq 1 "$rounds"); do
+            ones=$(printf '%*s' "$round" '' | tr ' ' 1)
+            for name in $(in_turn "$round"); do
+                dir="$out/fx-$fixture-$name"
+                sed -i -E "s/\+ 50( \+ 1+)?\b/+ 50 + $ones/" "$(fixture_edited "$fixture" "$dir")"
+                others=$(wait_quiet)
+                built=$(timed "$dir" "$out/fixtures-target-$name")
+                read -r wall cpu <<< "$built"
+                edit[$fixture.$name]+=" $wall" edit_cpu[$fixture.$name]+=" $cpu"
+                echo "$fixture round $round $name: after editing one tool's body: ${wall}s wall, ${cpu}s CPU (other rustc at start: $others)"
+            done
+        done
+    done
+    local header="| after editing one tool's body (dev), median seconds, wall (CPU) |" rule="|---|" row r_w r_c
+    local -A e=() ec=()
+    for name in $sdks; do header+=" $name |" rule+="---:|"; done
+    for name in $sdks; do
+        [[ $name == rmcp ]] && continue
+        header+=" $name / rmcp, wall (CPU) | goal |" rule+="---:|---|"
+    done
+    echo
+    printf '%s\n' "$header" "$rule"
+    for fixture in $fixture_names; do
+        row="| $fixture |"
+        for name in $sdks; do
+            # shellcheck disable=SC2086
+            e[$name]=$(median ${edit[$fixture.$name]}) ec[$name]=$(median ${edit_cpu[$fixture.$name]})
+            row+=" ${e[$name]} (${ec[$name]}) |"
+        done
+        for name in $sdks; do
+            [[ $name == rmcp ]] && continue
+            r_w=$(ratio "${e[$name]}" "${e[rmcp]}") r_c=$(ratio "${ec[$name]}" "${ec[rmcp]}")
+            row+=" ${r_w}x (${r_c}x) | $(goal "$r_w" 0.5x) |"
+        done
+        echo "$row"
+    done
+    echo "($rounds edits each, alternated)"
+}
+
 if [[ "$only" == check ]]; then
     # The crates compile (one shared target directory; nothing is timed).
     generate_one
     generate_hundred
-    for dir in "$out"/one-* "$out"/tools100-*; do
+    generate_fixtures
+    for dir in "$out"/one-* "$out"/tools100-* "$out"/fx-*; do
         dir=$(basename "$dir")
         echo "cargo check: $dir"
         (cd "$out/$dir" && CARGO_TARGET_DIR="$out/target-check" cargo check --quiet)
@@ -691,4 +921,5 @@ if [[ "$only" == check ]]; then
 fi
 [[ -z "$only" || "$only" == one ]] && one_tool
 [[ -z "$only" || "$only" == hundred ]] && hundred
+[[ -z "$only" || "$only" == fixtures ]] && fixtures
 exit 0

@@ -101,15 +101,15 @@ pub mod __private {
         CheckedContents, CheckedResourceParam, RequiredVariable, Variable, contents, injectable, resource_spec,
     };
     pub use codeagent_core::__private::{
-        Fields, Injected, ToolParam, annotations, check, decode_arguments, run_blocking, run_inline, spec_once,
-        tool_spec,
+        Fields, Injected, ToolParam, annotations, call_blocking, call_inline, check, decode_arguments, method_blocking,
+        method_inline, property, spec_once, tool_spec, tool_spec_of,
     };
-    pub use codeagent_core::IntoToolResult;
     pub use codeagent_core::completion::Completer;
     pub use codeagent_core::mcp::{Icon, ToolAnnotations};
     pub use codeagent_core::prompts::{Prompt, PromptFuture, PromptGet, PromptSpec};
     pub use codeagent_core::resources::{Resource, ResourceError, ResourceFuture, ResourceRead, ResourceSpec};
     pub use codeagent_core::tools::{ResultBudget, TaskSupport, Tool, ToolCall, ToolFuture, ToolSet, ToolSpec};
+    pub use codeagent_core::{IntoToolResult, ToolResult};
     pub use core::default::Default;
     pub use core::env;
     pub use core::future::Future;

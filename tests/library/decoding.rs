@@ -227,6 +227,32 @@ async fn a_wrong_type_names_the_field() {
 }
 
 #[tokio::test]
+async fn the_error_given_is_serdes_first_sent_arguments_before_missing_ones() {
+    // A wrong type sent before an unknown argument, and the other way round.
+    assert_eq!(
+        error("add", json!({"a": "one", "c": 3})).await,
+        "Invalid arguments for tool add: `a`: invalid type: string \"one\", expected i64"
+    );
+    assert_eq!(
+        error("add", json!({"a": 1, "b": 2.5, "c": 3})).await,
+        "Invalid arguments for tool add: `b`: invalid type: floating point `2.5`, expected i64"
+    );
+    assert_eq!(
+        error("add", json!({"a": 1, "c": 3})).await,
+        "Invalid arguments for tool add: `c`: unknown field `c`, expected `a` or `b`"
+    );
+    // What was sent comes before what is missing, whatever the declared order.
+    assert_eq!(
+        error("add", json!({"b": "two"})).await,
+        "Invalid arguments for tool add: `b`: invalid type: string \"two\", expected i64"
+    );
+    assert_eq!(
+        error("add", json!({"b": 2, "c": 3})).await,
+        "Invalid arguments for tool add: `c`: unknown field `c`, expected `a` or `b`"
+    );
+}
+
+#[tokio::test]
 async fn a_nested_wrong_type_names_the_path() {
     let point = json!({"point": {"x": 1, "y": "up"}, "items": []});
     assert_eq!(

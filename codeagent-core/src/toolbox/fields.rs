@@ -11,24 +11,33 @@
 //! The errors are serde's, in serde's order: the arguments are read in the
 //! order the client sent them (an undeclared one refused when it comes up),
 //! then the missing ones in the order the function declares them; the input
-//! schema's constraints are checked only when all of them decoded.
+//! schema's constraints are checked only when all of them decoded. The
+//! expansion takes each field in turn ([`Fields::take`]), in the order the
+//! function declares them, and [`Fields::finish`] reports the first error in
+//! serde's order: each error is kept with its place in that order.
 
 use std::fmt;
 
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
-use serde_json::map::IntoIter;
 use serde_json::{Error, Value};
 
 use super::decode::{Checked, checked_arguments, refused};
 use super::{ToolCall, ToolSpec};
-use crate::output::ToolError;
+use crate::output::{IntoToolResult, ToolError, call_error};
+use crate::result::ToolResult;
 
 /// A call's arguments, handed out one declared field at a time.
 pub struct Fields {
     spec: &'static ToolSpec,
     names: &'static [&'static str],
-    deny_unknown: bool,
-    entries: IntoIter,
+    /// Per declared field: its place in the order the client sent the
+    /// arguments, and its value; `None` when it was not sent.
+    slots: Vec<Option<(usize, Value)>>,
+    /// How many arguments the client sent: the errors of missing fields come
+    /// after those of every argument sent.
+    sent: usize,
+    /// The first error in serde's order so far, with its place in that order.
+    error: Option<(usize, ToolError)>,
     violation: Option<(String, String)>,
 }
 
@@ -43,41 +52,97 @@ impl Fields {
         deny_unknown: bool,
     ) -> Result<Fields, ToolError> {
         let Checked { arguments, violation } = checked_arguments(spec, call)?;
-        Ok(Fields { spec, names, deny_unknown, entries: arguments.into_iter(), violation })
-    }
-
-    /// The next declared argument in the order the client sent them: its
-    /// index in `names` and its value; `None` when there are no more.
-    pub fn next_field(&mut self) -> Result<Option<(usize, Value)>, ToolError> {
-        for (name, value) in self.entries.by_ref() {
-            if let Some(index) = self.names.iter().position(|known| *known == name) {
-                return Ok(Some((index, value)));
-            }
-            if self.deny_unknown {
-                let error: Error = de::Error::unknown_field(&name, self.names);
-                return Err(refused(self.spec, &name, &error.to_string()));
+        let sent = arguments.len();
+        let mut fields =
+            Fields { spec, names, slots: names.iter().map(|_| None).collect(), sent, error: None, violation };
+        for (place, (name, value)) in arguments.into_iter().enumerate() {
+            if let Some(index) = names.iter().position(|known| *known == name) {
+                fields.slots[index] = Some((place, value));
+            } else if deny_unknown {
+                // Serde stops at the first error: what comes after it cannot
+                // come first.
+                let error: Error = de::Error::unknown_field(&name, names);
+                fields.error = Some((place, refused(spec, &name, &error.to_string())));
+                break;
             }
         }
-        Ok(None)
+        Ok(fields)
     }
 
-    /// Decodes the value of field `index`.
-    pub fn decode<T: DeserializeOwned>(&self, index: usize, value: Value) -> Result<T, ToolError> {
-        serde_path_to_error::deserialize(value).map_err(|error| self.refused_in(index, error.path(), error.inner()))
+    /// The value of field `index`: decoded when the client sent it, else
+    /// `None` for an `Option` and the error "missing field" for anything else.
+    /// `None` when it fails (the error is kept for [`finish`](Self::finish)).
+    pub fn take<T: DeserializeOwned>(&mut self, index: usize) -> Option<T> {
+        match self.slots[index].take() {
+            Some((place, value)) => self.decode(index, place, value),
+            None => match T::deserialize(Missing(self.names[index])) {
+                Ok(value) => Some(value),
+                Err(error) => {
+                    let error = refused(self.spec, "", &error.to_string());
+                    self.keep(self.sent + index, error);
+                    None
+                }
+            },
+        }
     }
 
-    /// The value of field `index` when the client left it out: `None` for an
-    /// `Option`, else the error serde gives for a missing field.
-    pub fn missing<T: DeserializeOwned>(&self, index: usize) -> Result<T, ToolError> {
-        T::deserialize(Missing(self.names[index])).map_err(|error| refused(self.spec, "", &error.to_string()))
+    /// [`take`](Self::take) of a `#[serde(default)]` field: `T::default()`
+    /// when the client left it out.
+    pub fn take_or_default<T: DeserializeOwned + Default>(&mut self, index: usize) -> Option<T> {
+        self.take_or_else(index, T::default)
     }
 
-    /// After the last field: the first constraint of the input schema the
-    /// arguments break, if any.
+    /// [`take`](Self::take) of a `#[serde(default = "path")]` field:
+    /// `default()` when the client left it out.
+    pub fn take_or_else<T: DeserializeOwned>(&mut self, index: usize, default: fn() -> T) -> Option<T> {
+        match self.slots[index].take() {
+            Some((place, value)) => self.decode(index, place, value),
+            None => Some(default()),
+        }
+    }
+
+    /// After the last field: the first error in serde's order, else the
+    /// first constraint of the input schema the arguments break, if any.
     pub fn finish(self) -> Result<(), ToolError> {
+        if let Some((_, error)) = self.error {
+            return Err(error);
+        }
         match self.violation {
             None => Ok(()),
             Some((path, message)) => Err(refused(self.spec, &path, &message)),
+        }
+    }
+
+    /// What a call whose arguments did not all decode returns: the error
+    /// [`finish`](Self::finish) gave. (Given `Ok`, a field that failed
+    /// without an error: a bug of the expansion, reported as the call's error.)
+    pub fn failed(outcome: Result<(), ToolError>) -> ToolResult {
+        match outcome {
+            Err(error) => error.into_tool_result(),
+            Ok(()) => call_error("an argument was not decoded"),
+        }
+    }
+
+    /// Decodes `value`, field `index`, sent at `place`.
+    fn decode<T: DeserializeOwned>(&mut self, index: usize, place: usize, value: Value) -> Option<T> {
+        if self.error.as_ref().is_some_and(|(first, _)| *first < place) {
+            // An earlier error is the one reported.
+            return None;
+        }
+        match serde_path_to_error::deserialize(value) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                let error = self.refused_in(index, error.path(), error.inner());
+                self.keep(place, error);
+                None
+            }
+        }
+    }
+
+    /// Keeps `error`, at `place` in serde's order, when it comes before the one kept.
+    fn keep(&mut self, place: usize, error: ToolError) {
+        if self.error.as_ref().is_none_or(|(first, _)| place < *first) {
+            self.error = Some((place, error));
         }
     }
 

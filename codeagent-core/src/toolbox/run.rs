@@ -17,7 +17,7 @@ use crate::result::ToolResult;
 /// The body comes boxed: the expansion of every sync `#[tool]` passes one, so
 /// the blocking pool's machinery is compiled once, here, instead of once per
 /// tool in the user's crate.
-pub fn run_blocking(body: Box<dyn FnOnce() -> ToolResult + Send>) -> ToolFuture {
+pub(crate) fn run_blocking(body: Box<dyn FnOnce() -> ToolResult + Send>) -> ToolFuture {
     match tokio::runtime::Handle::try_current() {
         Ok(runtime) => {
             let task = runtime.spawn_blocking(body);
@@ -39,7 +39,7 @@ pub fn run_blocking(body: Box<dyn FnOnce() -> ToolResult + Send>) -> ToolFuture 
 /// Runs a sync tool body on the async worker that polls the call, for tools
 /// marked `#[tool(inline)]`: quick bodies that never block, which then skip
 /// the hand-off to the blocking pool. A panic becomes an error result.
-pub fn run_inline(body: Box<dyn FnOnce() -> ToolResult + Send>) -> ToolFuture {
+pub(crate) fn run_inline(body: Box<dyn FnOnce() -> ToolResult + Send>) -> ToolFuture {
     Box::pin(async move {
         match catch_unwind(AssertUnwindSafe(body)) {
             Ok(result) => result,

@@ -29,7 +29,7 @@ pub(crate) fn input_schema_for<A: JsonSchema>() -> Value {
 /// [`input_schema_for`] makes of `A` when given `A::json_schema`, without
 /// instantiating schemars' generic root for `A` (the expansion of `#[tool]`
 /// passes its argument struct's, so no tool compiles code of its own here).
-pub(crate) fn input_schema_with(json_schema: fn(&mut SchemaGenerator) -> Schema) -> Value {
+pub(crate) fn input_schema_with(json_schema: impl FnOnce(&mut SchemaGenerator) -> Schema) -> Value {
     let mut generator = input_generator();
     let mut schema: Value = json_schema(&mut generator).into();
     if let Value::Object(root) = &mut schema {

@@ -13,7 +13,12 @@ use crate::parse::tool::ToolFn;
 /// The struct whose fields are the tool's parameters, deriving `JsonSchema`
 /// (and `Deserialize` when the arguments are not decoded field by field);
 /// injected parameters are [`Injected`] placeholders.
+///
+/// None when the schema is written without it (see [`described`]).
 pub(crate) fn args_struct(tool: &ToolFn<'_>, args: &syn::Ident, checks: &Checks, runtime: &Runtime) -> TokenStream {
+    if described(tool).is_some() {
+        return TokenStream::new();
+    }
     let p = &runtime.private;
     let fields = tool.fun.params.iter().enumerate().map(|(index, param)| {
         let forwarded = param.attrs;
@@ -42,4 +47,30 @@ pub(crate) fn args_struct(tool: &ToolFn<'_>, args: &syn::Ident, checks: &Checks,
 pub(crate) fn arg_type(checks: &Checks, index: usize, param: &Param<'_>, p: &TokenStream) -> TokenStream {
     let checked = checks.param(index, &with_lifetime(param.ty, "static").0, p);
     quote!(<#checked as #p::check::CheckedParam<'static>>::Arg)
+}
+
+/// The doc comment of each parameter, as schemars reads it (the lines joined
+/// by `\n`, one leading space of each taken off), when no parameter has an
+/// attribute but doc comments written as string literals: the input schema
+/// is then written by the runtime's `tool_spec_of` from these, the same as
+/// the derive's, and the tool has no argument struct (its arguments are
+/// decoded field by field, see `fields`). `None` otherwise.
+pub(crate) fn described(tool: &ToolFn<'_>) -> Option<Vec<String>> {
+    tool.fun
+        .params
+        .iter()
+        .map(|param| {
+            let mut lines = Vec::new();
+            for attr in param.attrs {
+                let syn::Meta::NameValue(doc) = &attr.meta else { return None };
+                if !doc.path.is_ident("doc") {
+                    return None;
+                }
+                let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(line), .. }) = &doc.value else { return None };
+                let line = line.value();
+                lines.push(line.strip_prefix(' ').map_or_else(|| line.clone(), str::to_owned));
+            }
+            Some(lines.join("\n"))
+        })
+        .collect()
 }

@@ -86,21 +86,27 @@ pub(crate) fn call_body(
         #(#resolved)*
         <#checked_output as #p::check::CheckedOutput>::lower(#value)
     };
-    let this = receiver.map(|receiver| quote!(let this = #receiver;));
-    if tool.sig().asyncness.is_some() {
-        quote! {
-            #this
-            #p::Box::pin(async move { #steps })
-        }
-    } else if tool.attrs.inline.as_ref().is_some_and(|inline| inline.value) {
-        quote! {
-            #this
-            #p::run_inline(#p::Box::new(move || { #steps }))
-        }
-    } else {
-        quote! {
-            #this
-            #p::run_blocking(#p::Box::new(move || { #steps }))
-        }
+    // A sync body is a non-capturing closure, which coerces to the function
+    // pointer the runtime takes: the blocking pool's hand-off (the box, its
+    // vtable and drop glue) is compiled once in the runtime, not per tool.
+    let inline = tool.attrs.inline.as_ref().is_some_and(|inline| inline.value);
+    match receiver {
+        Some(receiver) if tool.sig().asyncness.is_some() => quote! {
+            let this = #receiver;
+            #p::Box::pin(async move {
+                let mut call = call;
+                #steps
+            })
+        },
+        None if tool.sig().asyncness.is_some() => quote! {
+            #p::Box::pin(async move {
+                let mut call = call;
+                #steps
+            })
+        },
+        Some(receiver) if inline => quote!(#p::method_inline(#receiver, call, |this, mut call| { #steps })),
+        Some(receiver) => quote!(#p::method_blocking(#receiver, call, |this, mut call| { #steps })),
+        None if inline => quote!(#p::call_inline(call, |mut call| { #steps })),
+        None => quote!(#p::call_blocking(call, |mut call| { #steps })),
     }
 }

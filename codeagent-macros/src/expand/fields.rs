@@ -10,7 +10,7 @@
 //! deserializer, which knows them all.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::parse::signature::Param;
 use crate::parse::tool::ToolFn;
@@ -62,6 +62,10 @@ pub(crate) fn by_field(tool: &ToolFn<'_>) -> bool {
 /// The statements that decode `tool`'s arguments field by field into
 /// `bindings`, whose types are `types` (the argument struct's field types);
 /// `spec` is the tool's spec.
+///
+/// Each field is taken by a call generic over its type only (shared by
+/// every tool taking that type), and one check of the outcome follows: a
+/// tool's own code is a call per field and one `match`.
 pub(crate) fn decode_fields(
     tool: &ToolFn<'_>,
     bindings: &[syn::Ident],
@@ -71,59 +75,32 @@ pub(crate) fn decode_fields(
 ) -> TokenStream {
     let names = tool.fun.params.iter().map(|param| param.wire_name().0);
     let deny = !tool.attrs.allow_unknown_arguments;
-    let slots: Vec<_> = (0..bindings.len()).map(|index| format_ident!("__codeagent_slot_{}", index)).collect();
-    let indices: Vec<_> = (0..bindings.len()).collect();
-    let again = &indices;
-    let taken =
-        tool.fun.params.iter().zip(bindings).zip(&slots).enumerate().map(|(index, ((param, binding), slot))| {
-            // Written as clippy would have it: the expansion is at the
-            // function's name, where the user's lints see it.
-            match absent(param) {
-                Some(Absent::Default) => quote!(let #binding = #slot.unwrap_or_default();),
-                Some(Absent::Function(path)) => quote!(let #binding = #slot.unwrap_or_else(#path);),
-                Some(Absent::Missing) | None => quote! {
-                    let #binding = match #slot {
-                        #p::Option::Some(value) => value,
-                        #p::Option::None => match fields.missing(#index) {
-                            #p::Result::Ok(value) => value,
-                            #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
-                        },
-                    };
-                },
-            }
-        });
-    // Without parameters, one call refuses (or skips) what the client sent:
-    // no field is declared, so none comes back.
-    let read = if bindings.is_empty() {
-        quote! {
-            if let #p::Result::Err(error) = fields.next_field() {
-                return #p::IntoToolResult::into_tool_result(error);
-            }
-        }
-    } else {
-        quote! {
-            loop {
-                match fields.next_field() {
-                    #(#p::Result::Ok(#p::Option::Some((#indices, value))) => match fields.decode(#again, value) {
-                        #p::Result::Ok(value) => #slots = #p::Option::Some(value),
-                        #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
-                    },)*
-                    #p::Result::Ok(_) => break,
-                    #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
-                }
-            }
-        }
-    };
-    quote! {
-        let mut fields = match #p::Fields::new(#spec, &mut call, &[#(#names),*], #deny) {
+    let new = quote! {
+        match #p::Fields::new(#spec, &mut call, &[#(#names),*], #deny) {
             #p::Result::Ok(fields) => fields,
             #p::Result::Err(error) => return #p::IntoToolResult::into_tool_result(error),
-        };
-        #(let mut #slots: #p::Option<#types> = #p::Option::None;)*
-        #read
-        #(#taken)*
-        if let #p::Result::Err(error) = fields.finish() {
-            return #p::IntoToolResult::into_tool_result(error);
         }
+    };
+    // Without parameters, the check refuses (or skips) what the client sent:
+    // no field is declared, so none is taken.
+    if bindings.is_empty() {
+        return quote! {
+            let fields = #new;
+            if let #p::Result::Err(error) = fields.finish() {
+                return #p::IntoToolResult::into_tool_result(error);
+            }
+        };
+    }
+    let taken = tool.fun.params.iter().zip(types).enumerate().map(|(index, (param, ty))| match absent(param) {
+        Some(Absent::Default) => quote!(fields.take_or_default::<#ty>(#index)),
+        Some(Absent::Function(path)) => quote!(fields.take_or_else::<#ty>(#index, #path)),
+        Some(Absent::Missing) | None => quote!(fields.take::<#ty>(#index)),
+    });
+    quote! {
+        let mut fields = #new;
+        let (#(#bindings,)*) = match (#(#taken,)* fields.finish()) {
+            (#(#p::Option::Some(#bindings),)* #p::Result::Ok(())) => (#(#bindings,)*),
+            (.., outcome) => return #p::Fields::failed(outcome),
+        };
     }
 }

@@ -109,7 +109,7 @@ pub(crate) fn expand_free_tool(free: &FreeTool<'_>) -> TokenStream {
                         #spec_fn()
                     }
 
-                    fn call(&self, mut call: #p::ToolCall) -> #p::ToolFuture {
+                    fn call(&self, call: #p::ToolCall) -> #p::ToolFuture {
                         #body
                     }
                 }

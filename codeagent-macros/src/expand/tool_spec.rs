@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::args_struct::{arg_type, described};
 use super::checks::Checks;
 use super::runtime::Runtime;
 use crate::parse::tool::ToolFn;
@@ -60,11 +61,23 @@ pub(crate) fn spec_fn_tokens(
         UiChoice::Builtin => quote!(.with_builtin_ui()),
         UiChoice::Resource(uri) => quote!(.with_ui(#uri)),
     });
+    let input = match described(tool) {
+        Some(docs) => {
+            let properties = tool.fun.params.iter().zip(&docs).enumerate().map(|(index, (param, doc))| {
+                let wire = param.wire_name().0;
+                let ty = arg_type(checks, index, param, p);
+                quote!(#p::property::<#ty>(#wire, #doc))
+            });
+            let deny = !attrs.allow_unknown_arguments;
+            quote!(#p::tool_spec_of(#name, &[#(#properties),*], #deny))
+        }
+        None => quote!(#p::tool_spec(#name, <#args as #p::schemars::JsonSchema>::json_schema)),
+    };
     quote! {
         fn #spec_fn() -> &'static #p::ToolSpec {
             static SPEC: #p::OnceLock<#p::ToolSpec> = #p::OnceLock::new();
             #p::spec_once(&SPEC, || {
-                #p::tool_spec(#name, <#args as #p::schemars::JsonSchema>::json_schema)
+                #input
                     .with_origin(#p::env!("CARGO_PKG_NAME"), #p::env!("CARGO_PKG_VERSION"))
                     .with_description(#description)
                     #title

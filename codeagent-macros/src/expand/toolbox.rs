@@ -72,7 +72,7 @@ pub(crate) fn expand_toolbox(toolbox: &Toolbox<'_>) -> TokenStream {
                     #spec_fn()
                 }
 
-                fn call(&self, mut call: #p::ToolCall) -> #p::ToolFuture {
+                fn call(&self, call: #p::ToolCall) -> #p::ToolFuture {
                     #body
                 }
             }

@@ -447,3 +447,56 @@ fn arguments_keep_their_order_after_an_injected_parameter() {
         }),
     );
 }
+
+/// Doc comments of every form, on arguments the runtime describes (no
+/// attribute but doc comments).
+#[tool(undocumented)]
+fn described(
+    /// # A title
+    ///
+    /// Then a description,
+    ///   indented, over two lines.
+    first: i64,
+    ///No space before the text.
+    second: Option<String>,
+    #[doc = "A doc attribute."] third: Vec<Segment>,
+    /// Yes or no.
+    empty: bool,
+    unwritten: u8,
+    ctx: &Context,
+) -> String {
+    format!("{first} {second:?} {} {empty} {unwritten} {}", third.len(), ctx.request_id().is_some())
+}
+
+/// [`described`], each argument as the derive of an argument struct
+/// describes it (a rename to its own name sends it there).
+#[tool(undocumented)]
+fn derived(
+    /// # A title
+    ///
+    /// Then a description,
+    ///   indented, over two lines.
+    #[serde(rename = "first")]
+    first: i64,
+    ///No space before the text.
+    second: Option<String>,
+    #[doc = "A doc attribute."] third: Vec<Segment>,
+    /// Yes or no.
+    empty: bool,
+    unwritten: u8,
+    ctx: &Context,
+) -> String {
+    format!("{first} {second:?} {} {empty} {unwritten} {}", third.len(), ctx.request_id().is_some())
+}
+
+#[test]
+fn arguments_described_without_the_derive_have_the_derives_schema() {
+    let toolbox = Toolbox::new().tool(described).tool(derived).with_schemars_formats(true);
+    let written = toolbox.tools().definition("described").unwrap().input_schema;
+    let by_the_derive = toolbox.tools().definition("derived").unwrap().input_schema;
+    assert_json(&written, &by_the_derive);
+    // Not vacuous: the title, the description and the definition are there.
+    assert_eq!(written["properties"]["first"]["title"], "A title");
+    assert_eq!(written["properties"]["first"]["description"], "Then a description,\n  indented, over two lines.");
+    assert!(written["$defs"]["Segment"].is_object(), "{written}");
+}
