@@ -5,15 +5,21 @@
 #
 #   1. large results through the whole server (large_result_bench): a
 #      100,000 x 5 table (2026-07-28 and legacy versions, stdio and HTTP) and
-#      the same rows as `Json`, against `serde_json::to_vec` of the rows, and
-#      the server's peak memory over the response's size;
+#      the same rows as `Json` (per byte written), against `serde_json::to_vec`
+#      of the rows, and the server's peak memory over the response's size;
 #   2. stdio, `tools/call` at 64 in flight, against the hand-written baseline
-#      (stdio_bench);
+#      (stdio_bench), with the server's CPU per call;
 #   3. Streamable HTTP at 64 clients, against rmcp as it ships and with
-#      TCP_NODELAY, in all four modes (http_bench).
+#      TCP_NODELAY, in all four modes (http_bench);
+#   4. the MCP client's CPU per call over stdio, against rmcp's client
+#      (client_bench);
+#   5. build weight (bench/build-weight.sh): a one-tool server's clean release
+#      build, and the rebuild after editing one tool's body in crates of 100
+#      tools written four ways, against the same crates on rmcp.
 #
-#   bench/guard.sh           # 5 repetitions of each
-#   bench/guard.sh --quick   # 3 repetitions, shorter HTTP runs
+#   bench/guard.sh             # 5 repetitions of each, 3 builds of each kind
+#   bench/guard.sh --quick     # 3 repetitions, shorter HTTP runs, 1 build of each kind
+#   bench/guard.sh --no-build  # without part 5 (the longest: about 15 minutes on 2 cores)
 #
 # Timing is never asserted (CI only compiles this): read the ratios, which
 # are measured alternately in one run, so they hold on a shared machine.
@@ -25,11 +31,15 @@ bin="$CARGO_TARGET_DIR/release"
 
 reps=5
 duration=2
-case "${1:-}" in
-    --quick) reps=3; duration=1 ;;
-    "") ;;
-    *) echo "usage: bench/guard.sh [--quick]" >&2; exit 2 ;;
-esac
+rounds=3
+build=1
+for argument in "$@"; do
+    case "$argument" in
+        --quick) reps=3; duration=1; rounds=1 ;;
+        --no-build) build=0 ;;
+        *) echo "usage: bench/guard.sh [--quick] [--no-build]" >&2; exit 2 ;;
+    esac
+done
 
 (cd "$root" && cargo build --release --example gallery)
 (cd "$root/bench" && cargo build --release --bins)
@@ -44,7 +54,7 @@ echo "== 1. Large results through the server (goals: table >= 0.70x serde_json, 
 "$bin/large_result_bench" --reps "$reps"
 
 echo
-echo "== 2. stdio, tools/call at 64 in flight, against the hand-written baseline (goal: >= 0.75x)"
+echo "== 2. stdio, tools/call at 64 in flight, against the hand-written baseline (goal: >= 0.80x)"
 stdio="$("$bin/stdio_bench" --requests 20000 --warmup 2000 --inflight 64 --reps "$reps" --no-pipes)"
 echo "$stdio"
 echo "$stdio" | awk -F'|' '
@@ -53,10 +63,29 @@ echo "$stdio" | awk -F'|' '
     END {
         if (ours > 0 && base > 0) {
             ratio = ours / base
-            printf "\nstdio, 64 in flight: codeagent / baseline = %.2fx (goal >= 0.75x: %s)\n", ratio, (ratio >= 0.75 ? "met" : "NOT MET")
+            printf "\nstdio, 64 in flight: codeagent / baseline = %.2fx (goal >= 0.80x: %s)\n", ratio, (ratio >= 0.80 ? "met" : "NOT MET")
         }
     }'
 
 echo
 echo "== 3. Streamable HTTP, 64 clients (goals: SSE >= 5x rmcp as it ships; ahead of rmcp with TCP_NODELAY and of its JSON modes in every mode)"
 "$bin/http_bench" --duration "$duration" --warmup 0.5 --clients 64 --reps "$reps" --no-memory
+
+echo
+echo "== 4. The MCP client's CPU per call over stdio, against rmcp's client (goal: <= 0.35x)"
+client="$("$bin/client_bench" --transports stdio --calls 5000 --warmup 500 --inflight 1,16 --reps "$reps")"
+echo "$client"
+echo "$client" | sed -n 's/^stdio *\([^ ]*\) in-flight \([0-9]*\):.*client CPU .*, ratio \([0-9.]*\)$/\1 \2 \3/p' |
+    while read -r version inflight ratio; do
+        awk -v v="$version" -v k="$inflight" -v r="$ratio" 'BEGIN {
+            printf "client CPU per call, stdio %s, %s in flight: codeagent / rmcp = %.2fx (goal <= 0.35x: %s)\n", v, k, r, (r <= 0.35 ? "met" : "NOT MET")
+        }'
+    done
+
+echo
+echo "== 5. Build weight: a one-tool server's clean release build; the rebuild after editing one tool's body (goals: <= 0.5x rmcp)"
+if [ "$build" = 1 ]; then
+    bash "$root/bench/build-weight.sh" --rounds "$rounds"
+else
+    echo "(skipped: --no-build)"
+fi
