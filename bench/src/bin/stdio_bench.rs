@@ -10,7 +10,10 @@
 //! fails on any wrong, unknown, duplicated or missing response.
 //!
 //! Servers run alternately (the first position rotates between repetitions
-//! and levels); each cell of the table is the median over repetitions.
+//! and levels); each cell of the table is the median over repetitions. With
+//! a server named `codeagent` and one named `baseline`, a line per level then
+//! gives codeagent over the baseline: throughput, and the server CPU per call
+//! (the baseline's over codeagent's, above 1 better as for throughput).
 //!
 //! The machine may be shared: before each run the harness waits (up to
 //! `--wait-idle` seconds, 120 by default) until no compiler is running, and
@@ -483,6 +486,7 @@ fn main() {
     println!("| server | in flight | calls/s | p50 (µs) | p99 (µs) | server CPU (µs/call) |");
     println!("|---|---:|---:|---:|---:|---:|");
     let mut medians = vec![vec![None; options.servers.len()]; options.inflight.len()];
+    let mut cpu_medians: Vec<Vec<Option<f64>>> = vec![vec![None; options.servers.len()]; options.inflight.len()];
     for (level, &inflight) in options.inflight.iter().enumerate() {
         for (index, server) in options.servers.iter().enumerate() {
             let runs = &samples[level][index];
@@ -494,9 +498,11 @@ fn main() {
             let p50 = median(runs.iter().map(|s| s.p50_us).collect());
             let p99 = median(runs.iter().map(|s| s.p99_us).collect());
             let cpu: Vec<f64> = runs.iter().filter_map(|s| s.cpu_us_per_call).collect();
-            let cpu = if cpu.is_empty() { "n/a".to_owned() } else { format!("{:.1}", median(cpu)) };
+            let cpu_median = (!cpu.is_empty()).then(|| median(cpu));
+            let cpu = cpu_median.map_or_else(|| "n/a".to_owned(), |cpu| format!("{cpu:.1}"));
             println!("| {} | {inflight} | {rate:.0} | {p50:.1} | {p99:.1} | {cpu} |", server.name);
             medians[level][index] = Some((rate, p50));
+            cpu_medians[level][index] = cpu_median;
         }
     }
     let find = |name: &str| options.servers.iter().position(|server| server.name == name);
@@ -523,6 +529,26 @@ fn main() {
                 .map(|(rate, _)| format!(" {:.2}x |", ours_rate / rate))
                 .unwrap_or_default();
             println!("| {inflight} | {:.2}x |{via_pipes} {:.2}x |", ours_rate / their_rate, their_p50 / ours_p50);
+        }
+    }
+    if let (Some(ours), Some(base)) = (find("codeagent"), find("baseline")) {
+        println!();
+        for (level, &inflight) in options.inflight.iter().enumerate() {
+            let (Some((ours_rate, _)), Some((base_rate, _))) = (medians[level][ours], medians[level][base]) else {
+                continue;
+            };
+            // Server CPU per call, baseline over codeagent: above 1 is faster, as for throughput.
+            let cpu = match (cpu_medians[level][ours], cpu_medians[level][base]) {
+                (Some(ours_cpu), Some(base_cpu)) => format!(
+                    "; server CPU {ours_cpu:.2} vs {base_cpu:.2} µs/call, baseline / codeagent {:.2}x",
+                    base_cpu / ours_cpu
+                ),
+                _ => String::new(),
+            };
+            println!(
+                "in-flight {inflight}: codeagent / baseline throughput {:.2}x ({ours_rate:.0} vs {base_rate:.0} calls/s){cpu}",
+                ours_rate / base_rate
+            );
         }
     }
     if failed {

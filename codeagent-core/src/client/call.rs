@@ -152,7 +152,8 @@ impl<'a> IntoFuture for CallRequest<'a> {
             };
             if client.needs_listing(&name) {
                 // A tool not listed yet: its listing says which arguments are mirrored.
-                client.list_tools().await?;
+                // Boxed: a rare path, kept out of every call's future.
+                Box::pin(client.list_tools()).await?;
             }
             options.headers = client.parameter_headers(&name, &arguments);
             let mut params = Map::new();

@@ -8,14 +8,13 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::ClientError;
-use super::wire::{Inbound, Outgoing, Wire};
+use super::wire::{Inbound, Line, Outgoing, Request, Wire};
 use crate::log_text::escaped;
 use crate::mcp::ProtocolVersion;
 
@@ -197,6 +196,14 @@ impl Wire for Lines {
         self.out.send(line).map_err(|_| ClientError::Closed { reason: "the server's input is closed".into() })
     }
 
+    fn send_request(&self, request: Request<'_>) -> Result<(), ClientError> {
+        // Written straight from the borrowed params: no copy of them, no `Value` of the message.
+        let mut line = Vec::with_capacity(256);
+        serde_json::to_writer(&mut line, &request).map_err(|error| ClientError::Invalid(error.to_string()))?;
+        line.push(b'\n');
+        self.out.send(line).map_err(|_| ClientError::Closed { reason: "the server's input is closed".into() })
+    }
+
     fn abandon(&self, _id: u64) {}
 
     fn open_events(&self, _version: ProtocolVersion) -> Pin<Box<dyn Future<Output = bool> + Send + '_>> {
@@ -275,14 +282,15 @@ async fn read_loop<R: AsyncRead + Unpin>(
         if text.is_empty() {
             continue;
         }
-        let inbound = match serde_json::from_slice::<Value>(text) {
-            Ok(Value::Array(batch)) => {
+        let inbound = match serde_json::from_slice::<Line>(text) {
+            Ok(Line::Batch(batch)) => {
                 for message in batch {
                     let _ = inbox.send(Inbound::Message(message));
                 }
                 continue;
             }
-            Ok(message) => Inbound::Message(message),
+            Ok(Line::Object(members)) => Inbound::Members(members),
+            Ok(Line::Other(message)) => Inbound::Message(message),
             Err(error) => {
                 let start: String = String::from_utf8_lossy(text).chars().take(120).collect();
                 Inbound::Problem(format!("line {number} of the server's output is not JSON ({error}): {start}"))

@@ -18,13 +18,10 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use super::ClientError;
 use super::events::{Progress, ServerEvent};
 use super::handlers::{Handlers, Refusal};
-use super::wire::{Inbound, Outgoing, Wire};
+use super::wire::{Envelope, Inbound, Members, Outgoing, Request, Wire};
 use crate::log_text::escaped;
 use crate::mcp::codes::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
-use crate::mcp::meta::{
-    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY,
-    SUBSCRIPTION_ID_KEY, TASKS_EXTENSION,
-};
+use crate::mcp::meta::{PROGRESS_TOKEN_KEY, SUBSCRIPTION_ID_KEY, TASKS_EXTENSION};
 use crate::mcp::{Implementation, ProtocolVersion, ServerCapabilities};
 use crate::toolbox::LogLevel;
 
@@ -90,6 +87,8 @@ pub(crate) struct Session {
     pub(crate) handlers: Handlers,
     pub(crate) negotiated: OnceLock<Negotiated>,
     pub(crate) settings: Settings,
+    /// The capabilities the client declares, built once.
+    capabilities: Value,
     closed: Mutex<Option<String>>,
     problem: Mutex<Option<String>>,
 }
@@ -102,6 +101,10 @@ impl Session {
         handlers: Handlers,
         settings: Settings,
     ) -> Arc<Session> {
+        let mut capabilities = handlers.capabilities();
+        if settings.tasks {
+            capabilities["extensions"] = json!({ TASKS_EXTENSION: {} });
+        }
         let session = Arc::new(Session {
             wire,
             next_id: AtomicU64::new(1),
@@ -113,6 +116,7 @@ impl Session {
             handlers,
             negotiated: OnceLock::new(),
             settings,
+            capabilities,
             closed: Mutex::new(None),
             problem: Mutex::new(None),
         });
@@ -142,26 +146,19 @@ impl Session {
     /// The capabilities the client declares: its handlers', and the tasks
     /// extension when it follows tasks.
     pub(crate) fn capabilities(&self) -> Value {
-        let mut capabilities = self.handlers.capabilities();
-        if self.settings.tasks {
-            capabilities["extensions"] = json!({ TASKS_EXTENSION: {} });
-        }
-        capabilities
+        self.capabilities.clone()
     }
 
-    /// The `_meta` every 2026-07-28 request carries.
-    fn envelope(&self, params: &mut Map<String, Value>, version: ProtocolVersion) {
-        let meta = params.entry("_meta").or_insert_with(|| json!({}));
-        if !meta.is_object() {
-            *meta = json!({});
-        }
-        let Some(meta) = meta.as_object_mut() else { return };
-        meta.insert(PROTOCOL_VERSION_KEY.into(), Value::from(version.as_str()));
-        meta.insert(CLIENT_CAPABILITIES_KEY.into(), self.capabilities());
-        meta.insert(CLIENT_INFO_KEY.into(), self.settings.client_info.clone());
-        if let Some(level) = &self.settings.log_level {
-            meta.insert(LOG_LEVEL_KEY.into(), Value::from(level.as_str()));
-        }
+    /// The `_meta` every request carries in `version`: the 2026-07-28
+    /// envelope, none before.
+    fn envelope(&self, version: Option<ProtocolVersion>) -> Option<Envelope<'_>> {
+        let version = version.filter(|version| version.is_modern())?;
+        Some(Envelope {
+            version,
+            capabilities: &self.capabilities,
+            client_info: &self.settings.client_info,
+            log_level: self.settings.log_level.map(LogLevel::as_str),
+        })
     }
 
     /// Sends a notification.
@@ -184,9 +181,10 @@ impl Session {
         let mut params = params;
         let mut rounds = 0;
         loop {
-            let result = self.exchange(method, params.clone(), &options).await?;
+            let result = self.exchange(method, &params, &options).await?;
             if result.get("resultType").and_then(Value::as_str) == Some("task") {
-                return self.follow_task(method, result, &options).await;
+                // Boxed: a rare path, kept out of every request's future.
+                return Box::pin(self.follow_task(method, result, &options)).await;
             }
             let version = options.version.or(self.version());
             if !version.is_some_and(ProtocolVersion::is_modern) {
@@ -210,7 +208,7 @@ impl Session {
                 None => Map::new(),
                 Some(_) => return Err(ClientError::Malformed(format!("{method}: `inputRequests` is not an object"))),
             };
-            let answers = self.answer_all(questions).await?;
+            let answers = Box::pin(self.answer_all(questions)).await?;
             params.insert("inputResponses".into(), Value::Object(answers));
             match result.get("requestState") {
                 Some(state) => params.insert("requestState".into(), state.clone()),
@@ -241,7 +239,7 @@ impl Session {
     pub(crate) async fn exchange(
         self: &Arc<Self>,
         method: &str,
-        mut params: Map<String, Value>,
+        params: &Map<String, Value>,
         options: &RequestOptions,
     ) -> Result<Value, ClientError> {
         if let Some(reason) = self.closed() {
@@ -254,30 +252,24 @@ impl Session {
             lock(&self.progress).insert(token.clone(), Arc::clone(sink));
             token
         });
-        if let Some(token) = &token {
-            let meta = params.entry("_meta").or_insert_with(|| json!({}));
-            if let Some(meta) = meta.as_object_mut() {
-                meta.insert(PROGRESS_TOKEN_KEY.into(), Value::from(token.as_str()));
-            }
-        }
-        if let Some(version) = version.filter(|version| version.is_modern()) {
-            self.envelope(&mut params, version);
-        }
-        let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
         let (sender, receiver) = oneshot::channel();
         lock(&self.pending).insert(id, Waiter { sender, method: method.to_owned() });
         if let Some(acknowledged) = options.subscription.as_ref().and_then(|slot| lock(slot).take()) {
             lock(&self.acknowledgements).insert(id, acknowledged);
         }
-        let mut flight = InFlight { session: self, id, token, done: false };
-        let outgoing = Outgoing {
-            message,
-            id: Some(id),
+        let request = Request {
+            id,
+            method,
+            params,
+            progress_token: token.as_deref(),
+            envelope: self.envelope(version),
             version,
-            headers: options.headers.clone(),
-            acting: options.acting.clone(),
+            headers: &options.headers,
+            acting: options.acting.as_ref(),
         };
-        if let Err(error) = self.wire.send(outgoing) {
+        let sent = self.wire.send_request(request);
+        let mut flight = InFlight { session: self, id, token, done: false };
+        if let Err(error) = sent {
             flight.done = true;
             flight.forget();
             return Err(error);
@@ -286,8 +278,9 @@ impl Session {
         let answer = tokio::time::timeout(timeout, receiver).await;
         match answer {
             Ok(Ok(answer)) => {
+                // The reader took the waiter out to answer it: only a progress sink is left.
                 flight.done = true;
-                flight.forget();
+                flight.forget_progress();
                 answer
             }
             Ok(Err(_)) => {
@@ -312,8 +305,8 @@ impl Session {
         let mut params = Map::new();
         params.insert("requestId".into(), Value::from(id));
         params.insert("reason".into(), Value::from(reason));
-        if let Some(version) = self.version().filter(|version| version.is_modern()) {
-            self.envelope(&mut params, version);
+        if let Some(envelope) = self.envelope(self.version()) {
+            params.insert("_meta".into(), envelope.meta());
         }
         let _ = self.notify("notifications/cancelled", params);
     }
@@ -340,25 +333,32 @@ impl Session {
     }
 
     fn handle(self: &Arc<Self>, message: Value) {
-        let Value::Object(mut message) = message else {
+        let Value::Object(message) = message else {
             return self.problem(format!("a message that is not a JSON object: {message}"));
         };
-        let method = message.get("method").and_then(Value::as_str).map(str::to_owned);
-        let params = match message.remove("params") {
+        self.receive(Members::of(message));
+    }
+
+    fn receive(self: &Arc<Self>, message: Members) {
+        let method = match message.method {
+            Some(Value::String(method)) => Some(method),
+            _ => None,
+        };
+        let params = match message.params {
             Some(Value::Object(params)) => params,
             _ => Map::new(),
         };
-        match (method, message.remove("id")) {
+        match (method, message.id) {
             (Some(method), Some(id)) => self.answer_question(id, method, params),
             (Some(method), None) => self.notification(&method, params),
-            (None, Some(id)) => self.response(&id, message),
+            (None, Some(id)) => self.response(&id, message.result, message.error),
             (None, None) => self.problem("a message with neither a method nor an id".into()),
         }
     }
 
-    fn response(&self, id: &Value, message: Map<String, Value>) {
+    fn response(&self, id: &Value, result: Option<Value>, error: Option<Value>) {
         let Some(number) = id.as_u64() else {
-            if let Some(error) = message.get("error").filter(|_| id.is_null()) {
+            if let Some(error) = error.filter(|_| id.is_null()) {
                 return self.problem(format!("an error answering no request: {error}"));
             }
             return self.problem(format!("a response to id {id}, which this client never sent"));
@@ -369,10 +369,10 @@ impl Session {
             }
             return;
         };
-        let answer = match (message.get("result"), message.get("error")) {
-            (Some(result), None) => Ok(result.clone()),
+        let answer = match (result, error) {
+            (Some(result), None) => Ok(result),
             (None, Some(error)) => Err(ClientError::Rpc {
-                method: waiter.method.clone(),
+                method: waiter.method,
                 code: error.get("code").and_then(Value::as_i64).unwrap_or(INTERNAL_ERROR),
                 message: error.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
                 data: error.get("data").cloned().map(Box::new),
@@ -458,6 +458,10 @@ struct InFlight<'a> {
 impl InFlight<'_> {
     fn forget(&self) {
         lock(&self.session.pending).remove(&self.id);
+        self.forget_progress();
+    }
+
+    fn forget_progress(&self) {
         if let Some(token) = &self.token {
             lock(&self.session.progress).remove(token);
         }
@@ -480,6 +484,7 @@ async fn read_inbox(session: Weak<Session>, mut inbox: mpsc::UnboundedReceiver<I
         let Some(session) = session.upgrade() else { return };
         match inbound {
             Inbound::Message(message) => session.handle(message),
+            Inbound::Members(message) => session.receive(message),
             Inbound::Failed { id, error } => match lock(&session.pending).remove(&id) {
                 Some(waiter) => {
                     let _ = waiter.sender.send(Err(error));

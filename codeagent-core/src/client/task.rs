@@ -34,7 +34,7 @@ impl Drop for Followed {
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
                 let params = Map::from_iter([("taskId".to_owned(), Value::from(id.as_str()))]);
-                if let Err(error) = session.exchange("tasks/cancel", params, &RequestOptions::default()).await {
+                if let Err(error) = session.exchange("tasks/cancel", &params, &RequestOptions::default()).await {
                     tracing::debug!("task {} could not be cancelled: {}", escaped(&id), escaped(&error.to_string()));
                 }
             });
@@ -111,7 +111,7 @@ impl Session {
                         let answers = self.answer_all(questions).await?;
                         let mut update = get.clone();
                         update.insert("inputResponses".into(), Value::Object(answers));
-                        self.exchange("tasks/update", update, &RequestOptions::default()).await?;
+                        self.exchange("tasks/update", &update, &RequestOptions::default()).await?;
                     }
                 }
                 Some("working") => {}
@@ -122,7 +122,7 @@ impl Session {
                 .and_then(Value::as_u64)
                 .map_or(Duration::from_secs(1), Duration::from_millis);
             tokio::time::sleep(interval.clamp(POLL_BOUNDS.0, POLL_BOUNDS.1)).await;
-            task = self.exchange("tasks/get", get.clone(), &RequestOptions::default()).await?;
+            task = self.exchange("tasks/get", &get, &RequestOptions::default()).await?;
         }
     }
 }
