@@ -66,6 +66,8 @@ echo "$stdio" | awk -F'|' '
             printf "\nstdio, 64 in flight: codeagent / baseline = %.2fx (goal >= 0.80x: %s)\n", ratio, (ratio >= 0.80 ? "met" : "NOT MET")
         }
     }'
+# The server's CPU per call beside the baseline's (the steadier figure on a loaded machine).
+echo "$stdio" | grep '^in-flight 64: codeagent / baseline' || true
 
 echo
 echo "== 3. Streamable HTTP, 64 clients (goals: SSE >= 5x rmcp as it ships; ahead of rmcp with TCP_NODELAY and of its JSON modes in every mode)"
