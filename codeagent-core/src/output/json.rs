@@ -4,9 +4,9 @@ use serde_json::Value;
 
 use super::{IntoToolResult, payload, to_json};
 use crate::artifact::{Artifact, Kind};
-use crate::finite_json::is_finite;
+use crate::finite_json::RefuseNonFinite;
 use crate::mcp::NATIVE_EXTRA_KEY;
-use crate::raw_json::RawParts;
+use crate::raw_json::{RawParts, write_json_and_quoted};
 use crate::result::ToolResult;
 
 /// Structured output: any `T: Serialize + JsonSchema`, sent to MCP clients as
@@ -48,18 +48,21 @@ impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
     }
 }
 
-/// The result for `structured`, written to JSON text once: the text is the
-/// value, and the structured content and the artifact's pretty-printed text
-/// are markers that stand for it (see `raw_json`), parsed only for those who
-/// read them. `None` when `structured` is not valid JSON (then the general
-/// way words the error) or markers cannot be made.
+/// The result for `structured`, written to JSON text once, and in the same
+/// pass to the JSON string holding that text (the text block, as MCP sends
+/// it): the text is the value, and the structured content and the
+/// artifact's pretty-printed text are markers that stand for it (see
+/// `raw_json`), parsed only for those who read them. The text is not copied
+/// for the structured content: lowering the result hands the value over
+/// (`RawParts::adopt`). `None` when `structured` is not valid JSON, such as a
+/// non-finite number (then the general way words the error), or markers
+/// cannot be made.
 fn written_result<T: Serialize>(structured: &T) -> Option<ToolResult> {
-    if !is_finite(structured) {
-        return None;
-    }
-    let compact = serde_json::to_string(structured).ok()?;
+    let (json, quoted) = write_json_and_quoted(&RefuseNonFinite(structured)).ok()?;
+    // Written by serde_json: UTF-8.
+    let compact = String::from_utf8(json).ok()?;
     let mut parts = RawParts::default();
-    let marker = parts.add(compact.clone().into_bytes()).ok()?;
+    let marker = parts.add_quoted(quoted)?;
     let pretty = parts.pretty(&marker)?;
     Some(
         ToolResult::new(compact)

@@ -62,12 +62,22 @@ pub(super) fn call_result(
 /// When `call`'s lone text block is its structured content's JSON text,
 /// written once (a [`Json`](crate::Json)'s value), makes the block a marker
 /// of that text quoted: the text is escaped straight from the JSON, once,
-/// when it is written out.
-pub(super) fn quote_structured_text(call: &mut CallToolResult, parts: &mut RawParts) {
+/// when it is written out, or was escaped when the JSON was written. When
+/// `text_is_structured` (the block is the result's value, and the value the
+/// structured content's compact JSON, as `Json` makes them) and the
+/// structured content awaits that text, the block's text is handed over
+/// rather than compared.
+pub(super) fn quote_structured_text(call: &mut CallToolResult, parts: &mut RawParts, text_is_structured: bool) {
     let Some(structured) = &call.structured_content else { return };
-    let Some(json) = parts.json_text(structured) else { return };
     let [ContentBlock::Text(block)] = call.content.as_mut_slice() else { return };
-    if block.annotations.is_some() || block.meta.is_some() || block.text.as_bytes() != json {
+    if block.annotations.is_some() || block.meta.is_some() {
+        return;
+    }
+    if text_is_structured && parts.awaits_text(structured) {
+        block.text = parts.adopt(structured, std::mem::take(&mut block.text)).unwrap_or_else(|text| text);
+        return;
+    }
+    if parts.json_text(structured) != Some(block.text.as_bytes()) {
         return;
     }
     if let Some(Value::String(marker)) = parts.quoted(structured) {

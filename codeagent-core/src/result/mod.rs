@@ -53,8 +53,9 @@ pub struct ToolResult {
     #[serde(skip)]
     display_trusted: bool,
     /// Whether the artifact is a code artifact whose text is the structured
-    /// content pretty-printed (as [`Json`](crate::Json) builds it), so that
-    /// MCP can send that content once.
+    /// content pretty-printed, and the value that content's compact JSON (as
+    /// [`Json`](crate::Json) builds them), so that MCP can send that content
+    /// once and take the text block's JSON from the value.
     #[serde(skip)]
     text_from_structured: bool,
     /// What the tool panicked with, when the result stands for a panic.
@@ -272,7 +273,7 @@ impl ToolResult {
         let (extra, mut parts) = extra.into_raw(is_error);
         let mut call = lower::call_result(value, is_error, extra, text_from_structured);
         if !parts.is_empty() {
-            lower::quote_structured_text(&mut call, &mut parts);
+            lower::quote_structured_text(&mut call, &mut parts, text_from_structured);
         }
         (call, parts)
     }
@@ -339,7 +340,7 @@ impl ToolResult {
     }
 
     /// Records that the artifact's text is the structured content
-    /// pretty-printed (see [`Json`](crate::Json)).
+    /// pretty-printed, and the value its compact JSON (see [`Json`](crate::Json)).
     pub(crate) fn with_text_from_structured(mut self) -> Self {
         self.text_from_structured = true;
         self

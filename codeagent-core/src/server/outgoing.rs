@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::raw_json::RawParts;
+use crate::raw_json::{RawParts, TREE_HINT};
 
 /// A message to send.
 #[derive(Debug)]
@@ -32,6 +32,9 @@ impl Outgoing {
         // Writing into memory cannot fail.
         match self {
             Outgoing::Result { id, result, parts } => {
+                // Room for the whole message, so a large one is not copied
+                // as the buffer grows.
+                bytes.reserve(parts.len_hint() + TREE_HINT);
                 bytes.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
                 let _ = serde_json::to_writer(&mut *bytes, id);
                 bytes.extend_from_slice(br#","result":"#);
@@ -48,7 +51,7 @@ impl Outgoing {
     /// The message's compact JSON.
     pub(crate) fn to_vec(&self) -> Vec<u8> {
         let capacity = match self {
-            Outgoing::Result { parts, .. } => parts.len_hint() + 256,
+            Outgoing::Result { parts, .. } => parts.len_hint() + TREE_HINT,
             Outgoing::Tree(_) => 128,
             Outgoing::Written(written) => written.len(),
         };
