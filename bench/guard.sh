@@ -50,7 +50,7 @@ fi
 echo "load: $(uptime)"
 
 echo
-echo "== 1. Large results through the server (goals: table >= 0.70x serde_json, legacy too; Json >= 0.45x; peak <= 3x)"
+echo "== 1. Large results through the server (goals: table >= 0.70x serde_json, legacy too; Json >= 0.70x per byte; peak <= 3x)"
 "$bin/large_result_bench" --reps "$reps"
 
 echo
