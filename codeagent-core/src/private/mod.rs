@@ -111,7 +111,7 @@ pub fn annotations(
 }
 
 /// A sync tool's call: `body` run with `call` on tokio's blocking pool (see
-/// [`run_blocking`]). `body` is a function pointer, not a closure type of
+/// `run_blocking`). `body` is a function pointer, not a closure type of
 /// each tool, so a tool's expansion compiles no boxed closure of its own (no
 /// `Box::new`, vtable or drop glue per tool): only `body`.
 pub fn call_blocking(call: ToolCall, body: fn(ToolCall) -> ToolResult) -> ToolFuture {
@@ -119,7 +119,7 @@ pub fn call_blocking(call: ToolCall, body: fn(ToolCall) -> ToolResult) -> ToolFu
 }
 
 /// [`call_blocking`] for `#[tool(inline)]`: `body` run on the async worker
-/// (see [`run_inline`]).
+/// (see `run_inline`).
 pub fn call_inline(call: ToolCall, body: fn(ToolCall) -> ToolResult) -> ToolFuture {
     run_inline(Box::new(move || body(call)))
 }
