@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::ClientError;
 use crate::mcp::ProtocolVersion;
+use crate::mcp::message_member::MessageMember;
 use crate::mcp::meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY,
 };
@@ -295,39 +296,6 @@ pub(crate) enum Line {
     Other(Value),
 }
 
-/// The name of a member of a message object.
-enum Member {
-    Id,
-    Method,
-    Params,
-    Result,
-    Error,
-    Other,
-}
-
-impl<'de> serde::Deserialize<'de> for Member {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Name;
-        impl serde::de::Visitor<'_> for Name {
-            type Value = Member;
-            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                formatter.write_str("a member name")
-            }
-            fn visit_str<E>(self, name: &str) -> Result<Member, E> {
-                Ok(match name {
-                    "id" => Member::Id,
-                    "method" => Member::Method,
-                    "params" => Member::Params,
-                    "result" => Member::Result,
-                    "error" => Member::Error,
-                    _ => Member::Other,
-                })
-            }
-        }
-        deserializer.deserialize_identifier(Name)
-    }
-}
-
 impl<'de> serde::Deserialize<'de> for Line {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visitor;
@@ -339,15 +307,15 @@ impl<'de> serde::Deserialize<'de> for Line {
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Line, A::Error> {
                 let mut members = Members::default();
                 // A repeated member keeps its last value, as in a `Value` object.
-                while let Some(member) = map.next_key::<Member>()? {
+                while let Some(member) = map.next_key::<MessageMember>()? {
                     let value = map.next_value::<Value>()?;
                     match member {
-                        Member::Id => members.id = Some(value),
-                        Member::Method => members.method = Some(value),
-                        Member::Params => members.params = Some(value),
-                        Member::Result => members.result = Some(value),
-                        Member::Error => members.error = Some(value),
-                        Member::Other => {}
+                        MessageMember::Id => members.id = Some(value),
+                        MessageMember::Method => members.method = Some(value),
+                        MessageMember::Params => members.params = Some(value),
+                        MessageMember::Result => members.result = Some(value),
+                        MessageMember::Error => members.error = Some(value),
+                        MessageMember::Jsonrpc | MessageMember::Other => {}
                     }
                 }
                 Ok(Line::Object(members))

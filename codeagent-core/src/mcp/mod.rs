@@ -9,6 +9,7 @@ mod content;
 mod error;
 mod icon;
 mod implementation;
+pub(crate) mod message_member;
 pub mod meta;
 mod method;
 mod prompt;

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::outgoing::Outgoing;
+use crate::mcp::message_member::MessageMember;
 use crate::raw_json::RawParts;
 
 pub use crate::mcp::codes::{
@@ -110,41 +111,6 @@ struct Members {
     error: Option<Value>,
 }
 
-/// The name of a member of a message object.
-enum Member {
-    Jsonrpc,
-    Id,
-    Method,
-    Params,
-    Result,
-    Error,
-    Other,
-}
-
-impl<'de> serde::Deserialize<'de> for Member {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Name;
-        impl serde::de::Visitor<'_> for Name {
-            type Value = Member;
-            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                formatter.write_str("a member name")
-            }
-            fn visit_str<E>(self, name: &str) -> Result<Member, E> {
-                Ok(match name {
-                    "jsonrpc" => Member::Jsonrpc,
-                    "id" => Member::Id,
-                    "method" => Member::Method,
-                    "params" => Member::Params,
-                    "result" => Member::Result,
-                    "error" => Member::Error,
-                    _ => Member::Other,
-                })
-            }
-        }
-        deserializer.deserialize_identifier(Name)
-    }
-}
-
 impl<'de> serde::Deserialize<'de> for Parsed {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Message;
@@ -156,16 +122,16 @@ impl<'de> serde::Deserialize<'de> for Parsed {
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Parsed, A::Error> {
                 let mut members = Members::default();
                 // A repeated member keeps its last value, as in a `Value` object.
-                while let Some(member) = map.next_key::<Member>()? {
+                while let Some(member) = map.next_key::<MessageMember>()? {
                     let value = Some(map.next_value::<Value>()?);
                     match member {
-                        Member::Jsonrpc => members.jsonrpc = value,
-                        Member::Id => members.id = value,
-                        Member::Method => members.method = value,
-                        Member::Params => members.params = value,
-                        Member::Result => members.result = value,
-                        Member::Error => members.error = value,
-                        Member::Other => {}
+                        MessageMember::Jsonrpc => members.jsonrpc = value,
+                        MessageMember::Id => members.id = value,
+                        MessageMember::Method => members.method = value,
+                        MessageMember::Params => members.params = value,
+                        MessageMember::Result => members.result = value,
+                        MessageMember::Error => members.error = value,
+                        MessageMember::Other => {}
                     }
                 }
                 Ok(Parsed::Message(members))
