@@ -100,4 +100,33 @@ mod tests {
         assert_eq!(answers[3]["error"]["code"], -32601, "{}", answers[3]);
         assert!(answers[3]["error"]["message"].as_str().unwrap().contains("`tasks` feature"));
     }
+
+    #[tokio::test]
+    async fn without_the_feature_a_2026_07_28_client_gets_no_task_either() {
+        let toolbox = Toolbox::new()
+            .tool(Export(ToolSpec::new::<()>("export").with_task(TaskSupport::Optional)))
+            .tool(Export(ToolSpec::new::<()>("archive").with_task(TaskSupport::Required)));
+        let meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { "extensions": { "io.modelcontextprotocol/tasks": {} } },
+            "io.modelcontextprotocol/clientInfo": { "name": "test", "version": "1" },
+        });
+        let answers = answers(
+            toolbox,
+            &[
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": "export", "arguments": {}, "_meta": meta}}),
+                json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "archive", "arguments": {}, "_meta": meta}}),
+                json!({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen",
+                    "params": {"notifications": {"taskIds": ["t1"]}, "_meta": meta}}),
+            ],
+        )
+        .await;
+        assert_eq!(answers[0]["result"]["content"][0]["text"], "exported", "{}", answers[0]);
+        assert_eq!(answers[1]["error"]["code"], -32603, "{}", answers[1]);
+        let listen = &answers[2]["error"];
+        assert_eq!(listen["code"], -32602, "{}", answers[2]);
+        assert!(listen["message"].as_str().unwrap().contains("`notifications.taskIds`"), "{listen}");
+    }
 }
